@@ -1,0 +1,231 @@
+"""Every sampling range in one validated object, with the anchor paper's defaults.
+
+A user overrides any subset from a TOML or JSON file (``figgen build --config FILE``); unknown
+keys and bad values are reported in one line that names the key.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from figgen.errors import ConfigError
+
+
+def _ordered(pair: tuple[float, float]) -> tuple[float, float]:
+    if pair[0] > pair[1]:
+        raise ValueError(f"range must be [low, high] with low <= high, got {list(pair)}")
+    return pair
+
+
+def _probabilities(weights: dict[str, float]) -> dict[str, float]:
+    if any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+        raise ValueError("weights must be >= 0 and not all zero")
+    return weights
+
+
+Range = Annotated[tuple[float, float], AfterValidator(_ordered)]
+IntRange = Annotated[tuple[int, int], AfterValidator(_ordered)]
+Probability = Annotated[float, Field(ge=0.0, le=1.0)]
+Weights = Annotated[dict[str, float], AfterValidator(_probabilities)]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PanelsConfig(_Section):
+    """Panel count and arrangement.
+
+    The count is ``round(normal(mean, std))`` clipped to ``count``; the anchor draws
+    normal(6, 15) in [1, 25] (about 37% single-panel).
+    """
+
+    mean: float = 6.0
+    std: float = 15.0
+    count: IntRange = (1, 25)
+    arrangement: Weights = Field(
+        default_factory=lambda: {"horizontal": 0.5, "vertical": 0.25, "grid": 0.25}
+    )
+    max_strip: int = Field(5, ge=1, description="above this many panels a near-square grid")
+    min_multi_panel_share: Probability = 0.30
+
+
+class ImageConfig(_Section):
+    dpi: IntRange = (200, 500)
+    aspect: Range = (0.25, 1.5)
+    panel_inches: Range = (2.6, 3.6)
+    max_inches: float = Field(20.0, gt=1.0, description="largest figure side, inches")
+    max_pixels: int = Field(60_000_000, gt=0, description="dpi is lowered to stay below this")
+
+
+class TextConfig(_Section):
+    title_p: Probability = 0.5
+    title_words: IntRange = (1, 5)
+    title_formula_p: Probability = 0.1
+    label_p: Probability = 0.9
+    label_words: IntRange = (1, 3)
+    label_formula_p: Probability = 0.25
+    colorbar_label_p: Probability = 0.7
+    capitalization: Weights = Field(
+        default_factory=lambda: {"none": 1.0, "first": 1.0, "every": 1.0, "upper": 0.3}
+    )
+
+
+class FontConfig(_Section):
+    title: Range = (10, 20)
+    label: Range = (6, 20)
+    tick: Range = (4, 20)
+    colorbar: Range = (6, 18)
+    families: Weights = Field(
+        default_factory=lambda: {
+            "DejaVu Sans": 3.0,
+            "DejaVu Serif": 2.0,
+            "DejaVu Sans Mono": 0.5,
+            "STIXGeneral": 1.5,
+            "cmr10": 1.0,
+        }
+    )
+    mathtext_fontsets: Weights = Field(
+        default_factory=lambda: {"dejavusans": 2.0, "dejavuserif": 1.0, "cm": 1.5, "stix": 1.0,
+                                 "stixsans": 0.5}
+    )
+
+
+class StyleConfig(_Section):
+    styles: list[str] = Field(
+        default_factory=lambda: [
+            "default", "classic", "ggplot", "bmh", "seaborn-v0_8-whitegrid",
+            "seaborn-v0_8-darkgrid", "seaborn-v0_8-ticks", "fivethirtyeight", "grayscale",
+            "Solarize_Light2", "tableau-colorblind10", "fast",
+        ]
+    )
+    dark_p: Probability = 0.08
+    log_x_p: Probability = 0.12
+    log_y_p: Probability = 0.15
+    colormap_p: Probability = 0.95
+    legend_p: Probability = 0.6
+    grid_p: Probability = 0.3
+    offset_text_p: Probability = 0.1
+
+
+class LineConfig(_Section):
+    series: IntRange = (2, 3)
+    points: IntRange = (10, 11)
+    marker_p: Probability = 0.5
+    xerr_p: Probability = 0.25
+    yerr_p: Probability = 0.25
+    linewidth: Range = (0.8, 3.0)
+
+
+class HistogramConfig(_Section):
+    samples: IntRange = (10, 10000)
+    bins: IntRange = (1, 100)
+    horizontal_p: Probability = 0.25
+    yerr_p: Probability = 0.25
+
+
+class ScatterConfig(_Section):
+    points: IntRange = (10, 100)
+    gmm_points_cap: int = 200
+    clusters: IntRange = (1, 5)
+    marker_size: Range = (6, 60)
+    colorbar_p: Probability = 0.6
+    colorbar_location: Weights = Field(
+        default_factory=lambda: {"right": 0.55, "left": 0.15, "top": 0.15, "bottom": 0.15}
+    )
+    xerr_p: Probability = 0.1
+    yerr_p: Probability = 0.1
+
+
+class ContourConfig(_Section):
+    levels: IntRange = (3, 10)
+    grid: IntRange = (30, 60)
+    style: Weights = Field(default_factory=lambda: {"image": 1.0, "lines": 1.0, "both": 1.0})
+    clusters: IntRange = (1, 4)
+    colorbar_p: Probability = 0.7
+
+
+class DistributionConfig(_Section):
+    weights: Weights = Field(
+        default_factory=lambda: {"linear": 1.0, "gmm": 1.0, "random": 1.0}
+    )
+    slope: Range = (-5.0, 5.0)
+    intercept: Range = (-100.0, 100.0)
+    noise: Range = (0.0, 0.25)
+    gmm_clusters: IntRange = (1, 20)
+    x_span: Range = (1.0, 1000.0)
+
+
+class FigureConfig(_Section):
+    """All sampling ranges. Defaults reproduce the anchor paper's generator."""
+
+    kinds: Weights = Field(
+        default_factory=lambda: {"line": 1.0, "histogram": 1.0, "scatter": 1.0, "contour": 1.0}
+    )
+    panels: PanelsConfig = Field(default_factory=PanelsConfig)
+    image: ImageConfig = Field(default_factory=ImageConfig)
+    text: TextConfig = Field(default_factory=TextConfig)
+    fonts: FontConfig = Field(default_factory=FontConfig)
+    style: StyleConfig = Field(default_factory=StyleConfig)
+    line: LineConfig = Field(default_factory=LineConfig)
+    histogram: HistogramConfig = Field(default_factory=HistogramConfig)
+    scatter: ScatterConfig = Field(default_factory=ScatterConfig)
+    contour: ContourConfig = Field(default_factory=ContourConfig)
+    distributions: DistributionConfig = Field(default_factory=DistributionConfig)
+    repair_attempts: int = Field(6, ge=0, le=50)
+    resample_attempts: int = Field(5, ge=0, le=50)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def config_from_dict(values: dict[str, Any], *, source: str = "config") -> FigureConfig:
+    """Validate ``values`` into a config; the first problem becomes a one-line ConfigError."""
+    try:
+        return FigureConfig.model_validate(values)
+    except ValidationError as exc:
+        raise ConfigError(_one_line(exc, source)) from None
+
+
+def load_config(path: str | Path | None) -> FigureConfig:
+    """Read a TOML or JSON config file; ``None`` gives the defaults."""
+    if path is None:
+        return FigureConfig()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    try:
+        values = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {exc}") from None
+    if not isinstance(values, dict):
+        raise ConfigError(f"{path}: the top level must be a table of settings")
+    return config_from_dict(values, source=str(path))
+
+
+def _one_line(exc: ValidationError, source: str) -> str:
+    error = exc.errors()[0]
+    key = ".".join(str(part) for part in error["loc"])
+    if error["type"] == "extra_forbidden":
+        parent = _section_for(error["loc"][:-1])
+        valid = ", ".join(sorted(parent.model_fields)) if parent else ""
+        return f"{source}: unknown key '{key}'; valid keys here: {valid}"
+    return f"{source}: bad value for '{key}': {error['msg']} (got {error.get('input')!r})"
+
+
+def _section_for(loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    model: type[BaseModel] = FigureConfig
+    for part in loc:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return None
+        model = annotation
+    return model

@@ -1,0 +1,1 @@
+"""Ask multimodal models figgen questions, parse their answers, score them and track cost."""

@@ -1,0 +1,1 @@
+"""Dataset exports: HuggingFace folders and Hub push, COCO, lmms-eval and VLMEvalKit."""

@@ -1,0 +1,1 @@
+"""The HuggingFace dataset-card template and its renderer."""

@@ -1,0 +1,1 @@
+"""Level 1-3 question/answer items derived from figure records."""
