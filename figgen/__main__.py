@@ -1,0 +1,3 @@
+from figgen.cli import main
+
+main()
