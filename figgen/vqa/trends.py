@@ -1,0 +1,219 @@
+"""Level 3 verdicts: the generating distribution's answer, given only where the drawing agrees.
+
+Every verdict starts from how the data were generated (``panel["distribution"]`` and
+``panel["params"]``) and is returned only when the drawn data make it visually unambiguous;
+otherwise the function returns None and no question is asked. The rules:
+
+Linearity (a line series or a scatter panel), choices "linear" / "nonlinear":
+    Both axes must be linear (a straight relation drawn on a log axis looks curved), with at
+    least 5 points. "linear" when the generator was linear AND the least-squares line through
+    the drawn points has R^2 >= 0.9. "nonlinear" when the generator was not linear AND
+    R^2 <= 0.5. Anything between is skipped.
+Trend (for same_trend): a panel whose every line/scatter passes the "linear" rule and whose
+    fitted slopes all share one sign is "increasing" or "decreasing".
+Symmetry (histogram), choices "symmetric" / "left-skewed" / "right-skewed":
+    The value axis must be linear, with >= 100 samples and >= 5 non-empty bins. The skewness
+    of the drawn bars (bin centres weighted by counts) is the visual check. "left-skewed" /
+    "right-skewed" when the generator was a ramp (linear) whose density rises / falls with the
+    value AND the drawn skewness has that sign with magnitude >= 0.3. "symmetric" when the
+    generator was symmetric (uniform "random", or a mixture whose components all share one
+    mean) AND |drawn skewness| <= 0.15.
+Modes (histogram from a Gaussian mixture): the peaks of the mixture density over the drawn bin
+    range, counted by :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the
+    tallest and dip to 75% of its height before any taller one), must equal the peaks of the
+    drawn counts (3-bin moving average, same rule); >= 200 samples and >= 10 bins.
+Clusters (scatter from a Gaussian mixture): with both axes scaled to the unit square of the
+    drawn data range, every point is assigned to its nearest generating centre; each cluster
+    must hold >= 5 points, and every two centres must be at least 3 x (r_i + r_j) apart, where
+    r is a cluster's RMS radius. The answer is the number of components.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from figgen.vqa.measures import count_peaks, linear_fit
+
+Linearity = Literal["linear", "nonlinear"]
+Symmetry = Literal["symmetric", "left-skewed", "right-skewed"]
+
+LINEAR_R2 = 0.9
+NONLINEAR_R2 = 0.5
+MIN_POINTS = 5
+SKEWED = 0.3
+SYMMETRIC = 0.15
+CLUSTER_GAP = 3.0
+
+
+def linearity(
+    x: Sequence[float], y: Sequence[float], distribution: str, xscale: str, yscale: str
+) -> Linearity | None:
+    """The linearity verdict for one set of drawn points, or None where it is doubtful."""
+    if xscale != "linear" or yscale != "linear" or len(x) < MIN_POINTS:
+        return None
+    _, _, r2 = linear_fit(x, y)
+    if distribution == "linear" and r2 >= LINEAR_R2:
+        return "linear"
+    if distribution != "linear" and r2 <= NONLINEAR_R2:
+        return "nonlinear"
+    return None
+
+
+def point_sets(panel: dict[str, Any]) -> list[tuple[list[float], list[float]]]:
+    """The (x, y) point sets of a line or scatter panel: one per series, or the scatter."""
+    data = panel["data"]
+    if panel["kind"] == "line":
+        return [(list(s["x"]), list(s["y"])) for s in data["series"]]
+    if panel["kind"] == "scatter":
+        return [(list(data["x"]), list(data["y"]))]
+    return []
+
+
+def panel_trend(panel: dict[str, Any]) -> Literal["increasing", "decreasing"] | None:
+    """The common direction of every linear relation in a line or scatter panel, or None."""
+    sets = point_sets(panel)
+    if not sets:
+        return None
+    signs = set()
+    for x, y in sets:
+        verdict = linearity(
+            x,
+            y,
+            panel["distribution"],
+            panel.get("xscale", "linear"),
+            panel.get("yscale", "linear"),
+        )
+        if verdict != "linear":
+            return None
+        signs.add(linear_fit(x, y)[0] > 0)
+    if len(signs) != 1:
+        return None
+    return "increasing" if signs.pop() else "decreasing"
+
+
+def _value_axis_scale(panel: dict[str, Any]) -> str:
+    horizontal = panel["data"].get("orientation") == "horizontal"
+    return str(panel.get("yscale" if horizontal else "xscale", "linear"))
+
+
+def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:
+    """Skewness of the bars as drawn: bin centres weighted by their counts."""
+    w = np.asarray(counts, dtype=float)
+    e = np.asarray(edges, dtype=float)
+    centres = (e[:-1] + e[1:]) / 2
+    mean = np.average(centres, weights=w)
+    var = np.average((centres - mean) ** 2, weights=w)
+    if var <= 0:
+        return 0.0
+    return float(np.average((centres - mean) ** 3, weights=w) / var**1.5)
+
+
+def generating_symmetry(panel: dict[str, Any]) -> Symmetry | None:
+    """What the generator's density looks like: symmetric, a rising or a falling ramp."""
+    distribution, params = panel["distribution"], panel.get("params", {})
+    if distribution == "random":
+        return "symmetric"
+    if distribution == "linear":
+        slope = params.get("slope")
+        if slope is None or slope == 0:
+            return None
+        return "left-skewed" if slope > 0 else "right-skewed"
+    if distribution == "gmm":
+        mixture = gaussian_mixture(params)
+        if mixture is not None and len({round(m, 9) for m in mixture[0]}) == 1:
+            return "symmetric"
+    return None
+
+
+def symmetry(panel: dict[str, Any]) -> Symmetry | None:
+    """The symmetry verdict for a histogram panel, or None where it is doubtful."""
+    data = panel["data"]
+    counts = data["counts"]
+    if (
+        _value_axis_scale(panel) != "linear"
+        or len(data["samples"]) < 100
+        or sum(c > 0 for c in counts) < 5
+    ):
+        return None
+    truth = generating_symmetry(panel)
+    drawn = drawn_skewness(counts, data["bin_edges"])
+    if truth == "symmetric" and abs(drawn) <= SYMMETRIC:
+        return truth
+    if truth == "left-skewed" and drawn <= -SKEWED:
+        return truth
+    if truth == "right-skewed" and drawn >= SKEWED:
+        return truth
+    return None
+
+
+def gaussian_mixture(params: dict[str, Any]) -> tuple[list[float], list[float], list[float]] | None:
+    """``(means, stds, weights)`` of a one-dimensional mixture in ``params``, or None."""
+    means, stds = params.get("means"), params.get("stds")
+    if not means or not stds or len(means) != len(stds):
+        return None
+    weights = params.get("weights") or [1.0] * len(means)
+    if np.ndim(means) != 1:
+        return None
+    return [float(m) for m in means], [float(s) for s in stds], [float(w) for w in weights]
+
+
+def n_modes(panel: dict[str, Any]) -> int | None:
+    """The number of modes of a Gaussian-mixture histogram, or None where it is doubtful."""
+    data = panel["data"]
+    if panel["distribution"] != "gmm" or _value_axis_scale(panel) != "linear":
+        return None
+    mixture = gaussian_mixture(panel.get("params", {}))
+    counts = np.asarray(data["counts"], dtype=float)
+    if mixture is None or len(data["samples"]) < 200 or len(counts) < 10:
+        return None
+    means, stds, weights = (np.asarray(v) for v in mixture)
+    edges = np.asarray(data["bin_edges"], dtype=float)
+    grid = np.linspace(edges[0], edges[-1], 512)
+    density = (
+        weights[:, None]
+        / stds[:, None]
+        * np.exp(-0.5 * ((grid[None, :] - means[:, None]) / stds[:, None]) ** 2)
+    ).sum(0)
+    truth = count_peaks(density)
+    smoothed = np.convolve(np.pad(counts, 1, mode="edge"), np.ones(3) / 3, mode="valid")
+    return truth if count_peaks(smoothed) == truth else None
+
+
+def cluster_centres(params: dict[str, Any]) -> list[tuple[float, float]] | None:
+    """The 2-D component centres of a scatter mixture in ``params``, or None."""
+    centres = params.get("centers", params.get("centres", params.get("means")))
+    if not centres or np.ndim(centres) != 2 or np.shape(centres)[1] != 2:
+        return None
+    return [(float(c[0]), float(c[1])) for c in centres]
+
+
+def n_clusters(panel: dict[str, Any]) -> int | None:
+    """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful."""
+    if panel["kind"] != "scatter" or panel["distribution"] != "gmm":
+        return None
+    if panel.get("xscale", "linear") != "linear" or panel.get("yscale", "linear") != "linear":
+        return None
+    centres = cluster_centres(panel.get("params", {}))
+    if centres is None:
+        return None
+    points = np.column_stack([panel["data"]["x"], panel["data"]["y"]]).astype(float)
+    low, span = points.min(0), np.ptp(points, 0)
+    if np.any(span == 0):
+        return None
+    unit = (points - low) / span
+    c = (np.asarray(centres) - low) / span
+    nearest = np.argmin(((unit[:, None, :] - c[None, :, :]) ** 2).sum(-1), axis=1)
+    radii = []
+    for k in range(len(c)):
+        members = unit[nearest == k]
+        if len(members) < MIN_POINTS:
+            return None
+        radii.append(float(np.sqrt(((members - c[k]) ** 2).sum(1).mean())))
+    for i in range(len(c)):
+        for j in range(i + 1, len(c)):
+            if np.linalg.norm(c[i] - c[j]) < CLUSTER_GAP * (radii[i] + radii[j]):
+                return None
+    return len(c)
