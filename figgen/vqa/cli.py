@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 
 def qa(
-    directory: Path = typer.Argument(..., help="A build directory (holds figures/*.json)."),
+    directory: Annotated[Path, typer.Argument(help="A build directory (holds figures/*.json).")],
 ) -> None:
     """Rebuild DIR/qa.jsonl and DIR/descriptions.jsonl from the records, without rendering."""
     from figgen.vqa.files import write_qa
