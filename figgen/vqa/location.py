@@ -138,6 +138,8 @@ def parse_location(phrase: str, rows: int, cols: int) -> tuple[int, int]:
     text = text.removeprefix("the ")
     try:
         if text == "only panel":
+            if rows * cols != 1:
+                raise ValueError("the grid has more than one panel")
             row, col = 0, 0
         elif rows == 1 or cols == 1:
             n = cols if rows == 1 else rows

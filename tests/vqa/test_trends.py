@@ -1,0 +1,109 @@
+"""The Level 3 rules of figgen.vqa.trends, on data built to sit on each side of them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from records import histogram_panel, make_record, scatter_panel
+
+from figgen.vqa import questions_for_record, trends
+from figgen.vqa.measures import count_peaks, linear_fit, skewness
+
+
+def test_linear_fit_matches_a_hand_computation() -> None:
+    x, y = [0.0, 1.0, 2.0, 3.0], [1.0, 3.0, 5.0, 8.0]
+    # slope = cov/var = (sum((x-1.5)(y-4.25)))/5 = 11.5/5
+    slope, intercept, r2 = linear_fit(x, y)
+    assert slope == pytest.approx(2.3) and intercept == pytest.approx(4.25 - 2.3 * 1.5)
+    residual = sum((b - (slope * a + intercept)) ** 2 for a, b in zip(x, y, strict=True))
+    total = sum((b - 4.25) ** 2 for b in y)
+    assert r2 == pytest.approx(1 - residual / total)
+
+
+def test_linearity_rule_sides() -> None:
+    x = list(range(10))
+    straight = [2 * v + 1 for v in x]
+    curved = [(v - 4.5) ** 2 for v in x]  # a parabola: R^2 of a straight fit is 0
+    assert trends.linearity(x, straight, "linear", "linear", "linear") == "linear"
+    assert trends.linearity(x, curved, "gmm", "linear", "linear") == "nonlinear"
+    # the generator disagrees with the drawing: no question
+    assert trends.linearity(x, curved, "linear", "linear", "linear") is None
+    assert trends.linearity(x, straight, "gmm", "linear", "linear") is None
+    # log axes and too few points: no question
+    assert trends.linearity(x, straight, "linear", "log", "linear") is None
+    assert trends.linearity(x[:4], straight[:4], "linear", "linear", "linear") is None
+    # a noisy linear draw between the thresholds is skipped
+    rng = np.random.default_rng(0)
+    noisy = [2 * v + rng.normal(0, 6) for v in x]
+    r2 = linear_fit(x, noisy)[2]
+    assert trends.NONLINEAR_R2 < r2 < trends.LINEAR_R2
+    assert trends.linearity(x, noisy, "linear", "linear", "linear") is None
+
+
+def test_symmetry_from_ramp_direction_and_drawn_skew() -> None:
+    rng = np.random.default_rng(4)
+    rising = histogram_panel(rng, distribution="linear", slope=1.0)
+    falling = histogram_panel(rng, distribution="linear", slope=-1.0)
+    flat = histogram_panel(rng, distribution="random")
+    single = histogram_panel(rng, distribution="gmm", means=(2.0,))
+    assert skewness(rising["data"]["samples"]) < -0.3
+    assert trends.symmetry(rising) == "left-skewed"
+    assert trends.symmetry(falling) == "right-skewed"
+    assert trends.symmetry(flat) == "symmetric"
+    assert trends.symmetry(single) == "symmetric"
+    # two unequal components: the generator does not say "symmetric", so nothing is asked
+    assert trends.symmetry(histogram_panel(rng, means=(0.0, 3.0))) is None
+    few = histogram_panel(rng, distribution="random", n=50)
+    assert trends.symmetry(few) is None
+
+
+def test_drawn_skewness_equals_weighted_moment() -> None:
+    counts, edges = [1, 2, 7], [0.0, 1.0, 2.0, 3.0]
+    centres = [0.5] * 1 + [1.5] * 2 + [2.5] * 7
+    assert trends.drawn_skewness(counts, edges) == pytest.approx(skewness(centres))
+
+
+def test_count_peaks_by_hand() -> None:
+    assert count_peaks([0, 1, 5, 1, 0, 1, 5, 1, 0]) == 2
+    assert count_peaks([0, 1, 5, 4.5, 5, 1, 0]) == 1  # dip to 90%: one peak
+    assert count_peaks([0, 5, 5, 5, 0]) == 1  # a plateau counts once
+    assert count_peaks([10, 0, 0.5, 0]) == 1  # the small bump is under 10% of the top
+    assert count_peaks([0, 0, 0]) == 0
+
+
+def test_modes_of_mixture_histograms() -> None:
+    rng = np.random.default_rng(7)
+    two = histogram_panel(rng, means=(0.0, 8.0))
+    merged = histogram_panel(rng, means=(0.0, 1.0))
+    assert trends.n_modes(two) == 2
+    assert trends.n_modes(merged) == 1
+    assert trends.n_modes(histogram_panel(rng, means=(0.0, 8.0), n=100)) is None
+    assert trends.n_modes(histogram_panel(rng, distribution="random")) is None
+
+
+def test_clusters_need_clear_gaps() -> None:
+    rng = np.random.default_rng(8)
+    apart = scatter_panel(rng, distribution="gmm", n=90)
+    assert trends.n_clusters(apart) == 3
+    close = scatter_panel(
+        rng, distribution="gmm", n=90, centres=[[0.0, 0.0], [1.0, 0.5], [10.0, 10.0]]
+    )
+    assert trends.n_clusters(close) is None
+    tiny = scatter_panel(rng, distribution="gmm", n=9)
+    assert trends.n_clusters(tiny) is None
+
+
+def test_level3_items_appear_only_where_unambiguous() -> None:
+    rng = np.random.default_rng(9)
+    panels = [
+        scatter_panel(rng),  # clear line
+        scatter_panel(rng, distribution="random"),  # cloud
+        histogram_panel(rng, means=(0.0, 1.0)),  # neither symmetric nor clearly bimodal
+    ]
+    items = questions_for_record(make_record(panels, 1, 3))
+    level3 = [(i.family, i.panel, i.answer) for i in items if i.level == 3]
+    assert ("linearity", 0, "linear") in level3
+    assert ("n_modes", 2, 1) in level3
+    assert not any(family == "symmetry" for family, _, _ in level3)
+    cloud_r2 = linear_fit(panels[1]["data"]["x"], panels[1]["data"]["y"])[2]
+    assert (("linearity", 1, "nonlinear") in level3) == (cloud_r2 <= trends.NONLINEAR_R2)
