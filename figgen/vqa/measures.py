@@ -41,7 +41,9 @@ def skewness(values: Sequence[float]) -> float:
     return float(np.mean((array - array.mean()) ** 3) / spread**3)
 
 
-def count_peaks(heights: Sequence[float], *, dip: float = 0.75, floor: float = 0.1) -> int:
+def count_peaks(
+    heights: Sequence[float] | np.ndarray, *, dip: float = 0.75, floor: float = 0.1
+) -> int:
     """Count the peaks of a sampled curve that a reader would call separate.
 
     A peak counts when it reaches ``floor`` of the tallest and, toward every taller peak, the
