@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,6 +11,8 @@ from typing import Any
 from figgen.vqa.answer_format import answer_instruction
 from figgen.vqa.item import AnswerType, Level, Metric, QAItem, Scope
 from figgen.vqa.location import panel_location
+
+log = logging.getLogger(__name__)
 
 KIND_NOUN = {
     "line": "line plot",
@@ -83,7 +87,13 @@ class FigureContext:
         choices: list[str] | None = None,
         evidence: list[int] | None = None,
     ) -> None:
-        """Append one item; its qid counts items of the same family and panel."""
+        """Append one item; its qid counts items of the same family and panel.
+
+        An answer holding a non-finite number (NaN or infinity) is not askable and is dropped.
+        """
+        if not _finite(answer):
+            log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family)
+            return
         key = answer_key or family
         where = (
             "fig"
@@ -114,6 +124,14 @@ class FigureContext:
                 evidence=sorted(evidence or []),
             )
         )
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
 
 
 def sig(value: float, digits: int = 6) -> float:
