@@ -104,9 +104,3 @@ def color_name(color: str) -> str | None:
     if d0 > MAX_DISTANCE or d1 - d0 < MARGIN:
         return None
     return best
-
-
-def inverted(color: str) -> str:
-    """The colour a pixel shows after the figure's colours are inverted (dark figures)."""
-    r, g, b = hex_to_rgb(color)
-    return "#" + "".join(f"{255 - round(c * 255):02x}" for c in (r, g, b))

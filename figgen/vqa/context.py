@@ -54,10 +54,6 @@ class FigureContext:
     def cols(self) -> int:
         return int(self.record["layout"]["cols"])
 
-    @property
-    def dark(self) -> bool:
-        return bool(self.record.get("style", {}).get("dark", False))
-
     def location(self, panel: dict[str, Any]) -> str:
         return panel_location(panel["row"], panel["col"], self.rows, self.cols)
 

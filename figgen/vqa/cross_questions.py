@@ -5,8 +5,8 @@ panel's data have the largest mean, only where the winner leads the runner-up by
 ``MEAN_GAP`` of the larger of the two panels' drawn value spans and both value axes are linear.
 ``same_trend`` (Level 3) pairs consecutive panels (reading order) that each have a clear linear
 trend (see :func:`figgen.vqa.trends.panel_trend`). ``strongest_linear`` (Level 3) asks which
-scatter panel shows the strongest linear relationship, only where the best R^2 is >= 0.9 and
-every other candidate's R^2 is at least ``R2_GAP`` lower.
+scatter panel shows the strongest linear relationship (R^2 in display coordinates), only where
+the best R^2 is >= 0.9 and every other candidate's R^2 is at least ``R2_GAP`` lower.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import Any
 
 from figgen.vqa import trends
 from figgen.vqa.context import KIND_NOUN, KINDS, FigureContext
-from figgen.vqa.measures import linear_fit
 
 MEAN_GAP = 0.1
 R2_GAP = 0.3
@@ -110,16 +109,10 @@ def _same_trend(ctx: FigureContext, panels: list[dict[str, Any]]) -> None:
 
 
 def _strongest_linear(ctx: FigureContext, panels: list[dict[str, Any]]) -> None:
-    candidates = [
-        p
-        for p in panels
-        if p.get("xscale", "linear") == "linear"
-        and p.get("yscale", "linear") == "linear"
-        and len(p["data"]["x"]) >= trends.MIN_POINTS
-    ]
+    candidates = [p for p in panels if len(p["data"]["x"]) >= trends.MIN_POINTS]
     if len(candidates) < 2:
         return
-    r2 = [linear_fit(p["data"]["x"], p["data"]["y"])[2] for p in candidates]
+    r2 = [trends.display_fit(p, p["data"]["x"], p["data"]["y"])[2] for p in candidates]
     best = max(range(len(candidates)), key=r2.__getitem__)
     others = [v for i, v in enumerate(r2) if i != best]
     if r2[best] < trends.LINEAR_R2 or max(others) > r2[best] - R2_GAP:

@@ -64,7 +64,7 @@ def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> str:
         named = f'labelled "{label}"' if label else "unlabelled"
         out.append(f"The {axis} axis is {named} and {scale}.")
     if kind == "line":
-        colors = series_colors(panel, dark=ctx.dark)
+        colors = series_colors(panel)
         shown = [c for c in colors if c]
         out.append(
             f"It shows {_count(len(data['series']), 'line')}"
@@ -93,7 +93,7 @@ def _panel_level2(ctx: FigureContext, panel: dict[str, Any]) -> str:
     data, kind = panel["data"], panel["kind"]
     if kind == "line":
         out = []
-        for series, name in zip(data["series"], series_names(panel, dark=ctx.dark), strict=True):
+        for series, name in zip(data["series"], series_names(panel), strict=True):
             ys = series["y"]
             who = _cap(name) if name else "One line"
             out.append(
@@ -136,7 +136,7 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
     out: list[str] = []
     kind = panel["kind"]
     if kind in ("line", "scatter"):
-        names = series_names(panel, dark=ctx.dark) if kind == "line" else ["the points"]
+        names = series_names(panel) if kind == "line" else ["the points"]
         for (x, y), name in zip(trends.point_sets(panel), names, strict=True):
             verdict = trends.linearity(
                 x,

@@ -113,4 +113,9 @@ def tick_values(elements: list[dict[str, Any]], axis: str) -> list[float] | None
     position = 0 if axis == "x" else 1
     centres = [(e["bbox"][position] + e["bbox"][position + 2]) / 2 for e in elements]
     order = sorted(range(len(values)), key=lambda i: centres[i], reverse=axis == "y")
-    return [float(values[i]) for i in order]  # type: ignore[arg-type]
+    out: list[float] = []
+    for i in order:  # styles that label both sides draw each value twice
+        value = float(values[i])  # type: ignore[arg-type]
+        if value not in out:
+            out.append(value)
+    return out

@@ -95,8 +95,7 @@ def panel_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 choices=list(CONTOUR_STYLES),
                 evidence=ctx.element_ids(index, "contour_level", "contour_band"),
             )
-    if kind in ("line", "scatter"):
-        _error_bar_question(ctx, panel, loc)
+    _error_bar_question(ctx, panel, loc)
     _colormap_question(ctx, panel, loc)
     for axis in ("x", "y"):
         scale = panel.get(f"{axis}scale", "linear")
@@ -130,7 +129,7 @@ def _line_questions(ctx: FigureContext, panel: dict[str, Any], loc: str) -> None
         metric="exact",
         evidence=ctx.element_ids(index, "line"),
     )
-    names = series_colors(panel, dark=ctx.dark)
+    names = series_colors(panel)
     if all(names) and len(set(names)) == len(names):
         ordered = [name for name in COLOR_NAMES if name in names]
         ctx.add(
@@ -152,10 +151,18 @@ def _has(values: Any) -> bool:
 
 
 def _error_bar_question(ctx: FigureContext, panel: dict[str, Any], loc: str) -> None:
-    data = panel["data"]
-    groups = data["series"] if panel["kind"] == "line" else [data]
-    has_x = any(_has(g.get("xerr")) for g in groups)
-    has_y = any(_has(g.get("yerr")) for g in groups)
+    data, kind = panel["data"], panel["kind"]
+    if kind == "contour":
+        return
+    if kind == "histogram":
+        # count errors lie along the bars: vertical bars get y error bars
+        horizontal = data.get("orientation") == "horizontal"
+        has_x = horizontal and _has(data.get("errors"))
+        has_y = not horizontal and _has(data.get("errors"))
+    else:
+        groups = data["series"] if kind == "line" else [data]
+        has_x = any(_has(g.get("xerr")) for g in groups)
+        has_y = any(_has(g.get("yerr")) for g in groups)
     answer = ERROR_BAR_CHOICES[int(has_x) + 2 * int(has_y)]
     ctx.add(
         level=1,
@@ -174,9 +181,13 @@ def _error_bar_question(ctx: FigureContext, panel: dict[str, Any], loc: str) -> 
 
 def _colormap_question(ctx: FigureContext, panel: dict[str, Any], loc: str) -> None:
     name = panel.get("style", {}).get("colormap")
-    if not name or ctx.dark:
+    if not name:
         return
+    # a scatter shows its colormap only through colour values; a contour only when filled
+    # (contour lines alone show a handful of colours, too few to tell maps apart)
     if panel["kind"] == "scatter" and not _has(panel["data"].get("c")):
+        return
+    if panel["kind"] == "contour" and panel["style"].get("contour_style") not in ("image", "both"):
         return
     if panel["kind"] not in ("scatter", "contour"):
         return

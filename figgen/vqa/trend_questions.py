@@ -18,7 +18,7 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
     xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
     if kind in ("line", "scatter"):
         names: list[str | None] = (
-            [f"the data points of {n}" if n else None for n in series_names(panel, dark=ctx.dark)]
+            [f"the data points of {n}" if n else None for n in series_names(panel)]
             if kind == "line"
             else ["the plotted points"]
         )

@@ -2,30 +2,33 @@
 
 Every verdict starts from how the data were generated (``panel["distribution"]`` and
 ``panel["params"]``) and is returned only when the drawn data make it visually unambiguous;
-otherwise the function returns None and no question is asked. The rules:
+otherwise the function returns None and no question is asked. Points are judged in display
+coordinates (log10 of the values on a log axis): the generator draws its relations in those
+coordinates (``in_log10_x``, ``log_y_mapped``), and they are what a reader sees. The rules:
 
 Linearity (a line series or a scatter panel), choices "linear" / "nonlinear":
-    Both axes must be linear (a straight relation drawn on a log axis looks curved), with at
-    least 5 points. "linear" when the generator was linear AND the least-squares line through
-    the drawn points has R^2 >= 0.9. "nonlinear" when the generator was not linear AND
-    R^2 <= 0.5. Anything between is skipped.
+    At least 5 finite points. "linear" when the generator was linear AND the least-squares
+    line through the drawn points has R^2 >= 0.9. "nonlinear" when the generator was not
+    linear AND R^2 <= 0.5. Anything between is skipped.
 Trend (for same_trend): a panel whose every line/scatter passes the "linear" rule and whose
     fitted slopes all share one sign is "increasing" or "decreasing".
 Symmetry (histogram), choices "symmetric" / "left-skewed" / "right-skewed":
-    The value axis must be linear, with >= 100 samples and >= 5 non-empty bins. The skewness
-    of the drawn bars (bin centres weighted by counts) is the visual check. "left-skewed" /
-    "right-skewed" when the generator was a ramp (linear) whose density rises / falls with the
-    value AND the drawn skewness has that sign with magnitude >= 0.3. "symmetric" when the
-    generator was symmetric (uniform "random", or a mixture whose components all share one
-    mean) AND |drawn skewness| <= 0.15.
-Modes (histogram from a Gaussian mixture): the peaks of the mixture density over the drawn bin
-    range, counted by :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the
-    tallest and dip to 75% of its height before any taller one), must equal the peaks of the
-    drawn counts (3-bin moving average, same rule); >= 200 samples and >= 10 bins.
-Clusters (scatter from a Gaussian mixture): with both axes scaled to the unit square of the
-    drawn data range, every point is assigned to its nearest generating centre; each cluster
-    must hold >= 5 points, and every two centres must be at least 3 x (r_i + r_j) apart, where
-    r is a cluster's RMS radius. The answer is the number of components.
+    Both axes linear, >= 100 samples and >= 5 non-empty bins. The skewness of the drawn bars
+    (bin centres weighted by counts) is the visual check. "left-skewed" / "right-skewed" when
+    the generator was a ramp (linear) whose density rises / falls with the value AND the drawn
+    skewness has that sign with magnitude >= 0.3. "symmetric" when the generator was symmetric
+    (uniform "random", or a mixture whose components all share one mean) AND
+    |drawn skewness| <= 0.15.
+Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples and >= 10 bins; the
+    peaks of the mixture density over the drawn bin range, counted by
+    :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the tallest and dip to 75%
+    of its height before any taller one), must equal the peaks of the drawn counts (3-bin
+    moving average, same rule).
+Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres are in data
+    units); with both axes scaled to the unit square of the drawn data range, every point is
+    assigned to its nearest generating centre; each cluster must hold >= 5 points, and every
+    two centres must be at least 3 x (r_i + r_j) apart, where r is a cluster's RMS radius. The
+    answer is the number of components.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.vqa.measures import count_peaks, linear_fit
+from figgen.vqa.measures import count_peaks, display, linear_fit
 
 Linearity = Literal["linear", "nonlinear"]
 Symmetry = Literal["symmetric", "left-skewed", "right-skewed"]
@@ -52,9 +55,11 @@ def linearity(
     x: Sequence[float], y: Sequence[float], distribution: str, xscale: str, yscale: str
 ) -> Linearity | None:
     """The linearity verdict for one set of drawn points, or None where it is doubtful."""
-    if xscale != "linear" or yscale != "linear" or len(x) < MIN_POINTS:
+    xs, ys = display(x, xscale), display(y, yscale)
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    if keep.sum() < MIN_POINTS:
         return None
-    _, _, r2 = linear_fit(x, y)
+    _, _, r2 = linear_fit(xs[keep], ys[keep])
     if distribution == "linear" and r2 >= LINEAR_R2:
         return "linear"
     if distribution != "linear" and r2 <= NONLINEAR_R2:
@@ -70,6 +75,16 @@ def point_sets(panel: dict[str, Any]) -> list[tuple[list[float], list[float]]]:
     if panel["kind"] == "scatter":
         return [(list(data["x"]), list(data["y"]))]
     return []
+
+
+def display_fit(
+    panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
+) -> tuple[float, float, float]:
+    """:func:`linear_fit` of points in the panel's display coordinates."""
+    xs = display(x, panel.get("xscale", "linear"))
+    ys = display(y, panel.get("yscale", "linear"))
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    return linear_fit(xs[keep], ys[keep])
 
 
 def panel_trend(panel: dict[str, Any]) -> Literal["increasing", "decreasing"] | None:
@@ -88,15 +103,14 @@ def panel_trend(panel: dict[str, Any]) -> Literal["increasing", "decreasing"] | 
         )
         if verdict != "linear":
             return None
-        signs.add(linear_fit(x, y)[0] > 0)
+        signs.add(display_fit(panel, x, y)[0] > 0)
     if len(signs) != 1:
         return None
     return "increasing" if signs.pop() else "decreasing"
 
 
-def _value_axis_scale(panel: dict[str, Any]) -> str:
-    horizontal = panel["data"].get("orientation") == "horizontal"
-    return str(panel.get("yscale" if horizontal else "xscale", "linear"))
+def _linear_axes(panel: dict[str, Any]) -> bool:
+    return panel.get("xscale", "linear") == "linear" and panel.get("yscale", "linear") == "linear"
 
 
 def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:
@@ -117,10 +131,10 @@ def generating_symmetry(panel: dict[str, Any]) -> Symmetry | None:
     if distribution == "random":
         return "symmetric"
     if distribution == "linear":
-        slope = params.get("slope")
-        if slope is None or slope == 0:
+        rising = params.get("rising")
+        if rising is None:
             return None
-        return "left-skewed" if slope > 0 else "right-skewed"
+        return "left-skewed" if rising else "right-skewed"
     if distribution == "gmm":
         mixture = gaussian_mixture(params)
         if mixture is not None and len({round(m, 9) for m in mixture[0]}) == 1:
@@ -132,11 +146,7 @@ def symmetry(panel: dict[str, Any]) -> Symmetry | None:
     """The symmetry verdict for a histogram panel, or None where it is doubtful."""
     data = panel["data"]
     counts = data["counts"]
-    if (
-        _value_axis_scale(panel) != "linear"
-        or len(data["samples"]) < 100
-        or sum(c > 0 for c in counts) < 5
-    ):
+    if not _linear_axes(panel) or len(data["samples"]) < 100 or sum(c > 0 for c in counts) < 5:
         return None
     truth = generating_symmetry(panel)
     drawn = drawn_skewness(counts, data["bin_edges"])
@@ -163,7 +173,7 @@ def gaussian_mixture(params: dict[str, Any]) -> tuple[list[float], list[float], 
 def n_modes(panel: dict[str, Any]) -> int | None:
     """The number of modes of a Gaussian-mixture histogram, or None where it is doubtful."""
     data = panel["data"]
-    if panel["distribution"] != "gmm" or _value_axis_scale(panel) != "linear":
+    if panel["distribution"] != "gmm" or not _linear_axes(panel):
         return None
     mixture = gaussian_mixture(panel.get("params", {}))
     counts = np.asarray(data["counts"], dtype=float)
@@ -194,7 +204,7 @@ def n_clusters(panel: dict[str, Any]) -> int | None:
     """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful."""
     if panel["kind"] != "scatter" or panel["distribution"] != "gmm":
         return None
-    if panel.get("xscale", "linear") != "linear" or panel.get("yscale", "linear") != "linear":
+    if not _linear_axes(panel):
         return None
     centres = cluster_centres(panel.get("params", {}))
     if centres is None:

@@ -14,13 +14,16 @@ from figgen.vqa.series import series_names
 def contour_mean_y(panel: dict[str, Any]) -> float | None:
     """The mean y of what a contour panel shows.
 
-    Where the field was estimated from samples, the mean of those samples; otherwise the
-    y of the field's centre of mass (weights ``z - min(z)``), or None for a flat field.
+    Where the field was estimated from samples, the mean of those samples. For a field of
+    Gaussian bumps (``gmm``), the y of its centre of mass (weights ``z - min(z)``), which is
+    where the blobs sit. Planes and random fields have no such visible centre: None.
     """
     data = panel["data"]
     samples = data.get("samples_y")
     if samples is not None and len(samples) > 0:
         return float(np.mean(samples))
+    if panel.get("distribution") != "gmm":
+        return None
     z = np.asarray(data["z"], dtype=float)
     weights = z - z.min()
     total = weights.sum()
@@ -83,7 +86,7 @@ def value_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
     index, kind, data = panel["index"], panel["kind"], panel["data"]
     loc = ctx.location(panel)
     if kind == "line":
-        names = series_names(panel, dark=ctx.dark)
+        names = series_names(panel)
         for s, (series, name) in enumerate(zip(data["series"], names, strict=True)):
             if name is None:
                 continue
@@ -174,3 +177,24 @@ def value_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 evidence=evidence,
             )
         _x_range(ctx, panel, "the contours", min(data["x"]), max(data["x"]), evidence)
+        style = panel.get("style", {})
+        if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
+            # filled bands run from min(z) to max(z), so the colour bar spans exactly that
+            z = [float(v) for row in data["z"] for v in row]
+            bar = ctx.element_ids(index, "colorbar", "colorbar_tick_label")
+            for family, word, value in (
+                ("min_z", "smallest", min(z)),
+                ("max_z", "largest", max(z)),
+            ):
+                ctx.add(
+                    level=2,
+                    scope="panel",
+                    family=family,
+                    panel=panel,
+                    question=f"in {loc}, what is the {word} value of the quantity shown by "
+                    "the filled contours, read on the colour bar?",
+                    answer=sig(value),
+                    answer_type="number",
+                    metric="ssmape",
+                    evidence=bar,
+                )

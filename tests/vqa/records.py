@@ -66,7 +66,7 @@ def scatter_panel(
         parts = [rng.normal(c, 0.5, (n // len(centres), 2)) for c in centres]
         xy = np.concatenate(parts)
         x, y = xy[:, 0], xy[:, 1]
-        params = {"centers": centres, "stds": [0.5] * len(centres)}
+        params = {"centres": centres, "stds": [[0.5, 0.5]] * len(centres)}
     else:
         x, y = rng.uniform(0, 10, n), rng.uniform(0, 10, n)
         params = {}
@@ -106,10 +106,10 @@ def histogram_panel(
     elif distribution == "linear":
         u = rng.uniform(0, 1, n)
         samples = 10 * np.sqrt(u) if slope > 0 else 10 * (1 - np.sqrt(u))
-        params = {"slope": slope, "low": 0.0, "high": 10.0}
+        params = {"density": "ramp", "rising": slope > 0, "low": 0.0, "high": 10.0}
     else:
         samples = rng.uniform(0, 10, n)
-        params = {"low": 0.0, "high": 10.0}
+        params = {"density": "uniform", "low": 0.0, "high": 10.0}
     counts, edges = np.histogram(samples, bins=bins)
     return {
         "kind": "histogram",

@@ -1,7 +1,7 @@
 import pytest
 
 from figgen.vqa.colormaps import colormap_choices
-from figgen.vqa.colors import color_name, inverted, rgb_to_lab
+from figgen.vqa.colors import color_name, rgb_to_lab
 
 
 def test_lab_of_white_black_and_red() -> None:
@@ -31,10 +31,6 @@ def test_matplotlib_default_cycle_is_named(hex_color: str, name: str) -> None:
 def test_in_between_colours_have_no_name() -> None:
     assert color_name("#bcbd22") is None  # olive: yellow or green?
     assert color_name("#cc79a7") is None  # between pink and purple
-
-
-def test_inversion() -> None:
-    assert inverted("#1f77b4") == "#e0884b"
 
 
 def test_colormap_choices_are_deterministic_sorted_and_distinct() -> None:

@@ -29,8 +29,14 @@ def test_linearity_rule_sides() -> None:
     # the generator disagrees with the drawing: no question
     assert trends.linearity(x, curved, "linear", "linear", "linear") is None
     assert trends.linearity(x, straight, "gmm", "linear", "linear") is None
-    # log axes and too few points: no question
-    assert trends.linearity(x, straight, "linear", "log", "linear") is None
+    # on a log axis the straight line must be straight in log10 coordinates
+    decades = [10 ** (v / 3) for v in x]
+    assert trends.linearity(decades, straight, "linear", "log", "linear") == "linear"
+    assert trends.linearity(x, [10**v for v in straight], "linear", "linear", "log") == "linear"
+    straight_in_data = [2 * v + 1 for v in decades]  # curved once x is drawn in log10
+    assert linear_fit(np.log10(decades), straight_in_data)[2] < trends.LINEAR_R2
+    assert trends.linearity(decades, straight_in_data, "linear", "log", "linear") is None
+    # too few points: no question
     assert trends.linearity(x[:4], straight[:4], "linear", "linear", "linear") is None
     # a noisy linear draw between the thresholds is skipped
     rng = np.random.default_rng(0)
