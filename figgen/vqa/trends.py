@@ -27,8 +27,9 @@ Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples and 
 Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres are in data
     units); with both axes scaled to the unit square of the drawn data range, every point is
     assigned to its nearest generating centre; each cluster must hold >= 5 points, and every
-    two centres must be at least 3 x (r_i + r_j) apart, where r is a cluster's RMS radius. The
-    answer is the number of components.
+    two centres must be at least 2 x (r_i + r_j) apart, where r is a cluster's RMS radius (for
+    round Gaussian clusters about 5.7 standard deviations, so their 2-sigma outlines do not
+    touch). The answer is the number of components.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ NONLINEAR_R2 = 0.5
 MIN_POINTS = 5
 SKEWED = 0.3
 SYMMETRIC = 0.15
-CLUSTER_GAP = 3.0
+CLUSTER_GAP = 2.0
 
 
 def linearity(
