@@ -87,7 +87,8 @@ class ContourKind:
                 else {"colors": st["line_color"] if filled is None else "k"}
             lines = ax.contour(x, y, z, levels=levels, linewidths=st["linewidth"], **line_kw)
         mappable = filled if filled is not None else lines
-        cbar = add_colorbar(ax, mappable, st["colorbar"], st["colorbar_label"], style) \
+        cbar = add_colorbar(ax, mappable, st["colorbar"], st["colorbar_label"], style,
+                            nbins=st.get("cbar_nbins")) \
             if mappable is not None and st["colormap"] else None
 
         def probe(renderer: RendererBase) -> list[Mark]:

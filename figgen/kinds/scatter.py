@@ -86,7 +86,8 @@ class ScatterKind:
         points = ax.scatter(x, y, s=st["size"], marker=st["marker"], edgecolors=st["edgecolor"],
                             linewidths=st["edgewidth"], zorder=2, **colour_kw)
         ax.grid(st["grid"])
-        cbar = add_colorbar(ax, points, st["colorbar"], st["colorbar_label"], style) \
+        cbar = add_colorbar(ax, points, st["colorbar"], st["colorbar_label"], style,
+                            nbins=st.get("cbar_nbins")) \
             if d["c"] is not None else None
         dpi = ax.figure.dpi
 

@@ -13,13 +13,13 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogLocator, MaxNLocator
+from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter
 from PIL import Image
 
 from figgen.kinds import KINDS, Drawn
 from figgen.spec import FigureSpec, FigureStyle
 
-PNG_COMPRESS_LEVEL = 3
+PNG_COMPRESS_LEVEL = 1
 
 
 @dataclass
@@ -74,6 +74,8 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
             ax.set_ylabel(panel.ylabel, fontsize=sizes.label)
         ax.tick_params(labelsize=sizes.tick)
         for axis, key in ((ax.xaxis, "x_nbins"), (ax.yaxis, "y_nbins")):
+            if panel.style.get(f"{key[0]}_minor_labels") is False:
+                axis.set_minor_formatter(NullFormatter())
             nbins = panel.style.get(key)
             if nbins:
                 log = axis.get_scale() == "log"
