@@ -126,7 +126,11 @@ def histogram_panel(
 
 
 def contour_panel(
-    rng: np.random.Generator, *, style: str = "both", colormap: str = "plasma"
+    rng: np.random.Generator,
+    *,
+    style: str = "both",
+    colormap: str = "plasma",
+    colorbar: str | None = "right",
 ) -> dict[str, Any]:
     x = np.linspace(-3, 3, 40)
     y = np.linspace(-2, 4, 30)
@@ -135,14 +139,14 @@ def contour_panel(
     return {
         "kind": "contour",
         "distribution": "gmm",
-        "params": {"centers": [[0.0, 1.0]]},
+        "params": {"centres_unit": [[0.5, 0.5]]},
         "data": {
             "x": x.tolist(),
             "y": y.tolist(),
             "z": z.tolist(),
             "levels": np.linspace(0.1, 0.9, 5).tolist(),
         },
-        "style": {"contour_style": style, "colormap": colormap},
+        "style": {"contour_style": style, "colormap": colormap, "colorbar": colorbar},
     }
 
 

@@ -124,6 +124,9 @@ def test_level2_values_against_numpy(record: dict[str, Any], items: list[QAItem]
         x_quoted = float(re.search(r"x = (\S+)\?", item.question).group(1))  # type: ignore
         k = int(np.argmin(np.abs(np.array(series["x"]) - x_quoted)))
         assert item.answer == pytest.approx(series["y"][k], rel=1e-5)
+    for name, reduce in (("min_z", np.min), ("max_z", np.max)):
+        (item,) = family(items, name)
+        assert item.answer == pytest.approx(reduce(panel_of(record, item)["data"]["z"]), rel=1e-5)
     for item in family(items, "hist_mean"):
         assert item.answer == pytest.approx(np.mean(panel_of(record, item)["data"]["samples"]))
     for item in family(items, "max_count"):
@@ -216,3 +219,31 @@ def test_histogram_with_empty_bins_has_no_bar_count() -> None:
     assert 0 in panel["data"]["counts"]
     items = questions_for_record(make_record([panel], 1, 1))
     assert family(items, "n_bars") == []
+
+
+def test_contour_questions_follow_what_is_drawn() -> None:
+    rng = np.random.default_rng(0)
+    lines = contour_panel(rng, style="lines")
+    plain = contour_panel(rng, style="image", colorbar=None)
+    items = questions_for_record(make_record([lines, plain], 1, 2))
+    # contour lines alone do not show a colormap; without a colour bar no z values are asked
+    assert [i.panel for i in family(items, "colormap")] == [1]
+    assert family(items, "max_z") == [] and family(items, "min_z") == []
+    assert [i.answer for i in family(items, "contour_style")] == ["lines", "image"]
+    plane = contour_panel(rng)
+    plane["distribution"] = "linear"
+    assert family(questions_for_record(make_record([plane], 1, 1)), "mean_y") == []
+
+
+def test_histogram_count_errors_lie_along_the_bars() -> None:
+    rng = np.random.default_rng(0)
+    vertical = histogram_panel(rng)
+    horizontal = histogram_panel(rng, orientation="horizontal")
+    plain = histogram_panel(rng)
+    for panel in (vertical, horizontal):
+        panel["data"]["errors"] = np.sqrt(panel["data"]["counts"]).tolist()
+    plain["data"]["errors"] = None
+    items = questions_for_record(make_record([vertical, horizontal, plain], 1, 3))
+    assert [i.answer for i in family(items, "error_bars")] == ["y only", "x only", "none"]
+    (_, horizontal_count, _) = family(items, "max_count")
+    assert "read on the x axis" in horizontal_count.question
