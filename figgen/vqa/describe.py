@@ -68,8 +68,12 @@ def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> str:
         shown = [c for c in colors if c]
         out.append(
             f"It shows {_count(len(data['series']), 'line')}"
-            + (f" ({_join(shown)})." if len(shown) == len(colors) else ".")
+            + (f" ({_join(shown)})" if len(shown) == len(colors) else "")
+            + (" with markers." if panel.get("style", {}).get("marker") else ".")
         )
+        labels = [s.get("label") for s in data["series"]]
+        if panel.get("style", {}).get("legend") and all(labels):
+            out.append("A legend names them " + _join([f'"{label}"' for label in labels]) + ".")
     elif kind == "scatter":
         out.append(f"It shows {_count(len(data['x']), 'point')}.")
     elif kind == "histogram":
@@ -168,6 +172,9 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
         modes = trends.n_modes(panel)
         if modes is not None:
             out.append(f"It has {_count(modes, 'peak')}.")
+    direction = trends.gradient_direction(panel) if kind == "contour" else None
+    if direction is not None:
+        out.append(f"The values increase from {direction}.")
     clusters = trends.n_clusters(panel) if kind == "scatter" else None
     if clusters is not None:
         out.append(f"The points form {_count(clusters, 'separate cluster')}.")

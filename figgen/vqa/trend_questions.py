@@ -10,6 +10,7 @@ from figgen.vqa.series import series_names
 
 LINEARITY_CHOICES = ["linear", "nonlinear"]
 SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
+DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
 
 def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
@@ -89,4 +90,20 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 answer_type="integer",
                 metric="exact",
                 evidence=ctx.element_ids(index, "point"),
+            )
+    if kind == "contour":
+        direction = trends.gradient_direction(panel)
+        if direction is not None:
+            ctx.add(
+                level=3,
+                scope="panel",
+                family="gradient_direction",
+                panel=panel,
+                question=f"in {loc}, in which direction do the values of the contoured quantity "
+                "increase (use the colour bar)?",
+                answer=direction,
+                answer_type="choice",
+                metric="exact",
+                choices=list(DIRECTION_CHOICES),
+                evidence=ctx.element_ids(index, "colorbar", "contour_level", "contour_band"),
             )

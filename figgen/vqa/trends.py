@@ -30,6 +30,12 @@ Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres
     two centres must be at least 2 x (r_i + r_j) apart, where r is a cluster's RMS radius (for
     round Gaussian clusters about 5.7 standard deviations, so their 2-sigma outlines do not
     touch). The answer is the number of components.
+Gradient direction (contour of a plane, ``linear``): a colour bar must be drawn (without one a
+    reader cannot tell high from low) and both axes linear. One component of the generating
+    gradient must be at least 3 times the other, and a plane fitted to the drawn z (in unit-
+    square coordinates) must have R^2 >= 0.9 and the same dominant component and sign. The
+    answer names where the values increase: "left to right", "right to left", "bottom to top"
+    or "top to bottom".
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ import numpy as np
 from figgen.vqa.measures import count_peaks, display, linear_fit
 
 Linearity = Literal["linear", "nonlinear"]
+Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
 Symmetry = Literal["symmetric", "left-skewed", "right-skewed"]
 
 LINEAR_R2 = 0.9
@@ -50,6 +57,7 @@ MIN_POINTS = 5
 SKEWED = 0.3
 SYMMETRIC = 0.15
 CLUSTER_GAP = 2.0
+DOMINANT = 3.0
 
 
 def linearity(
@@ -228,3 +236,43 @@ def n_clusters(panel: dict[str, Any]) -> int | None:
             if np.linalg.norm(c[i] - c[j]) < CLUSTER_GAP * (radii[i] + radii[j]):
                 return None
     return len(c)
+
+
+def _direction(gx: float, gy: float) -> Direction | None:
+    if abs(gx) >= DOMINANT * abs(gy) and gx != 0:
+        return "left to right" if gx > 0 else "right to left"
+    if abs(gy) >= DOMINANT * abs(gx) and gy != 0:
+        return "bottom to top" if gy > 0 else "top to bottom"
+    return None
+
+
+def gradient_direction(panel: dict[str, Any]) -> Direction | None:
+    """Where the values of a planar contour field increase, or None where doubtful."""
+    style = panel.get("style", {})
+    if (
+        panel["kind"] != "contour"
+        or panel["distribution"] != "linear"
+        or not style.get("colorbar")
+        or not _linear_axes(panel)
+    ):
+        return None
+    gradient = panel.get("params", {}).get("gradient")
+    if gradient is None or len(gradient) != 2:
+        return None
+    truth = _direction(float(gradient[0]), float(gradient[1]))
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    x, y = np.asarray(panel["data"]["x"], float), np.asarray(panel["data"]["y"], float)
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return None
+    # drawn axes run low to high, left to right and bottom to top: fit in those directions
+    v, u = np.meshgrid((y - y.min()) / np.ptp(y), (x - x.min()) / np.ptp(x), indexing="ij")
+    design = np.column_stack([u.ravel(), v.ravel(), np.ones(z.size)])
+    coef, *_ = np.linalg.lstsq(design, z.ravel(), rcond=None)
+    fitted = design @ coef
+    total = float(((z.ravel() - z.mean()) ** 2).sum())
+    if total == 0:
+        return None
+    r2 = 1 - float(((z.ravel() - fitted) ** 2).sum()) / total
+    if truth is None or r2 < LINEAR_R2 or _direction(coef[0], coef[1]) != truth:
+        return None
+    return truth

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from records import histogram_panel, make_record, scatter_panel
+from records import contour_panel, histogram_panel, make_record, scatter_panel
 
 from figgen.vqa import questions_for_record, trends
 from figgen.vqa.measures import count_peaks, linear_fit, skewness
@@ -113,3 +113,44 @@ def test_level3_items_appear_only_where_unambiguous() -> None:
     assert not any(family == "symmetry" for family, _, _ in level3)
     cloud_r2 = linear_fit(panels[1]["data"]["x"], panels[1]["data"]["y"])[2]
     assert (("linearity", 1, "nonlinear") in level3) == (cloud_r2 <= trends.NONLINEAR_R2)
+
+
+def plane(gx: float, gy: float, *, colorbar: str | None = "right", noise: float = 0.0) -> dict:
+    rng = np.random.default_rng(1)
+    panel = contour_panel(rng, colorbar=colorbar)
+    x, y = np.array(panel["data"]["x"]), np.array(panel["data"]["y"])
+    u = (x - x.min()) / np.ptp(x)
+    v = (y - y.min()) / np.ptp(y)
+    z = gx * u[None, :] + gy * v[:, None] + rng.normal(0, noise, (y.size, x.size))
+    panel["data"]["z"] = z.tolist()
+    panel["distribution"] = "linear"
+    panel["params"] = {"gradient": [gx, gy], "offset": 0.0}
+    return panel
+
+
+@pytest.mark.parametrize(
+    ("gx", "gy", "expected"),
+    [
+        (10, 1, "left to right"),
+        (-10, 2, "right to left"),
+        (1, 5, "bottom to top"),
+        (0, -4, "top to bottom"),
+        (3, 2, None),
+    ],
+)
+def test_gradient_direction(gx: float, gy: float, expected: str | None) -> None:
+    panel = plane(gx, gy)
+    z = np.array(panel["data"]["z"])
+    # independent check: compare the halves of the drawn field
+    right = z[:, z.shape[1] // 2 :].mean() - z[:, : z.shape[1] // 2].mean()
+    top = z[z.shape[0] // 2 :, :].mean() - z[: z.shape[0] // 2, :].mean()
+    if expected in ("left to right", "right to left"):
+        assert abs(right) > 3 * abs(top) and (right > 0) == (expected == "left to right")
+    elif expected is not None:
+        assert abs(top) > 3 * abs(right) and (top > 0) == (expected == "bottom to top")
+    assert trends.gradient_direction(panel) == expected
+
+
+def test_gradient_direction_needs_a_colour_bar_and_a_clean_plane() -> None:
+    assert trends.gradient_direction(plane(10, 1, colorbar=None)) is None
+    assert trends.gradient_direction(plane(10, 1, noise=20.0)) is None
