@@ -6,9 +6,10 @@ import json
 import logging
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from figgen.errors import FiggenError
 from figgen.vqa.builder import questions_for_record
@@ -22,35 +23,59 @@ DESCRIPTIONS_FILE = "descriptions.jsonl"
 MANIFEST_FILE = "manifest.json"
 
 
+class QACounter:
+    """Running counts of items by level, scope, level+scope and family."""
+
+    def __init__(self) -> None:
+        self.by_level: Counter[str] = Counter()
+        self.by_scope: Counter[str] = Counter()
+        self.by_level_scope: Counter[str] = Counter()
+        self.by_family: Counter[str] = Counter()
+
+    def add(self, item: QAItem) -> None:
+        self.by_level[str(item.level)] += 1
+        self.by_scope[item.scope] += 1
+        self.by_level_scope[f"{item.level}/{item.scope}"] += 1
+        self.by_family[item.family] += 1
+
+    def summary(self, n_figures: int) -> dict[str, Any]:
+        total = sum(self.by_level.values())
+        return {
+            "total": total,
+            "figures": n_figures,
+            "per_figure": round(total / n_figures, 2) if n_figures else 0.0,
+            "by_level": dict(sorted(self.by_level.items())),
+            "by_scope": dict(sorted(self.by_scope.items())),
+            "by_level_scope": dict(sorted(self.by_level_scope.items())),
+            "by_family": dict(sorted(self.by_family.items())),
+        }
+
+
 def qa_counts(items: Iterable[QAItem], *, n_figures: int) -> dict[str, Any]:
     """Item counts in total, per figure, and by level, scope, level+scope and family."""
-    items = list(items)
-    by_level = Counter(str(item.level) for item in items)
-    by_scope = Counter(item.scope for item in items)
-    by_level_scope = Counter(f"{item.level}/{item.scope}" for item in items)
-    by_family = Counter(item.family for item in items)
-    return {
-        "total": len(items),
-        "figures": n_figures,
-        "per_figure": round(len(items) / n_figures, 2) if n_figures else 0.0,
-        "by_level": dict(sorted(by_level.items())),
-        "by_scope": dict(sorted(by_scope.items())),
-        "by_level_scope": dict(sorted(by_level_scope.items())),
-        "by_family": dict(sorted(by_family.items())),
-    }
+    counter = QACounter()
+    for item in items:
+        counter.add(item)
+    return counter.summary(n_figures)
 
 
-def _write_atomic(path: Path, lines: Iterable[str]) -> None:
+@contextmanager
+def _atomic_lines(path: Path) -> Iterator[TextIO]:
+    """A file handle whose content replaces ``path`` only if the block finishes."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("w", encoding="utf-8") as handle:
-            for line in lines:
-                handle.write(line + "\n")
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    with _atomic_lines(path) as handle:
+        handle.write(text)
 
 
 def record_paths(directory: Path) -> list[Path]:
@@ -85,7 +110,7 @@ def update_manifest(directory: Path, counts: dict[str, Any]) -> None:
         except json.JSONDecodeError as exc:
             raise FiggenError(f"{path} is not valid JSON ({exc}); rerun `figgen build`") from None
     manifest["qa"] = counts
-    _write_atomic(path, [json.dumps(manifest, indent=2, ensure_ascii=False)])
+    _write_atomic(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
 
 
 def write_qa(directory: str | Path) -> dict[str, Any]:
@@ -96,20 +121,22 @@ def write_qa(directory: str | Path) -> dict[str, Any]:
     """
     root = Path(directory)
     paths = record_paths(root)
-    items: list[QAItem] = []
-    descriptions: list[dict[str, Any]] = []
-    for path in paths:
-        record = _load(path)
-        items.extend(questions_for_record(record))
-        descriptions.extend(describe_record(record))
-    _write_atomic(
-        root / QA_FILE, (json.dumps(item.to_dict(), ensure_ascii=False) for item in items)
-    )
-    _write_atomic(
-        root / DESCRIPTIONS_FILE, (json.dumps(row, ensure_ascii=False) for row in descriptions)
-    )
-    counts = qa_counts(items, n_figures=len(paths))
-    counts["descriptions"] = len(descriptions)
+    counter = QACounter()
+    n_descriptions = 0
+    with (
+        _atomic_lines(root / QA_FILE) as qa_out,
+        _atomic_lines(root / DESCRIPTIONS_FILE) as descriptions_out,
+    ):
+        for path in paths:
+            record = _load(path)
+            for item in questions_for_record(record):
+                counter.add(item)
+                qa_out.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
+            for row in describe_record(record):
+                n_descriptions += 1
+                descriptions_out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    counts = counter.summary(len(paths))
+    counts["descriptions"] = n_descriptions
     update_manifest(root, counts)
-    log.info("wrote %d QA items for %d figures to %s", len(items), len(paths), root / QA_FILE)
+    log.info("wrote %d QA items for %d figures to %s", counts["total"], len(paths), root / QA_FILE)
     return counts

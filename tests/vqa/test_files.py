@@ -71,6 +71,20 @@ def test_missing_or_broken_records_are_one_line_errors(tmp_path: Path) -> None:
         write_qa(root)
 
 
+def test_a_failed_rebuild_leaves_the_old_files(tmp_path: Path) -> None:
+    root = build_dir(tmp_path, n=2)
+    write_qa(root)
+    before = {
+        name: (root / name).read_bytes()
+        for name in ("qa.jsonl", "descriptions.jsonl", "manifest.json")
+    }
+    (root / "figures" / "fig-000005.json").write_text('{"id": "fig-000005"}')
+    with pytest.raises(FiggenError, match="not a figure record"):
+        write_qa(root)
+    assert {name: (root / name).read_bytes() for name in before} == before
+    assert not [p for p in root.iterdir() if p.name.endswith(".tmp")]
+
+
 def test_cli_rebuilds_qa(tmp_path: Path) -> None:
     root = build_dir(tmp_path, n=2)
     result = CliRunner().invoke(app, ["qa", str(root)])
