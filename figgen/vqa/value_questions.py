@@ -92,15 +92,19 @@ def value_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 continue
             evidence = ctx.element_ids(index, "line", "marker", series=s)
             xs, ys = [float(v) for v in series["x"]], [float(v) for v in series["y"]]
+            if not ys:
+                continue
             _stats_questions(ctx, panel, f"the points of {name}", ys, evidence)
             middle = len(xs) // 2
+            quoted = number_text(xs[middle])
+            if [number_text(x) for x in xs].count(quoted) > 1:
+                continue  # two drawn points would answer to the same quoted x
             ctx.add(
                 level=2,
                 scope="panel",
                 family="value_at_x",
                 panel=panel,
-                question=f"in {loc}, what is the y value of {name} at "
-                f"x = {number_text(xs[middle])}?",
+                question=f"in {loc}, what is the y value of {name} at x = {quoted}?",
                 answer=sig(ys[middle]),
                 answer_type="number",
                 metric="ssmape",
