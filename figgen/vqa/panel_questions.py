@@ -6,7 +6,7 @@ from typing import Any
 
 from figgen.vqa.colormaps import colormap_choices
 from figgen.vqa.colors import COLOR_NAMES
-from figgen.vqa.context import KIND_NOUN, KINDS, FigureContext
+from figgen.vqa.context import KINDS, FigureContext
 from figgen.vqa.measures import tick_values
 from figgen.vqa.series import series_colors
 
@@ -230,6 +230,3 @@ def _tick_question(ctx: FigureContext, panel: dict[str, Any], loc: str, axis: st
         answer_key=f"{axis}_ticks",
         evidence=[int(e["id"]) for e in labels],
     )
-
-
-__all__ = ["panel_questions", "KIND_NOUN"]
