@@ -11,8 +11,13 @@ from figgen.spec import FigureStyle
 
 
 def add_colorbar(
-    ax: Axes, mappable: ScalarMappable, location: str | None, label: str | None,
-    style: FigureStyle, *, nbins: int | None = None,
+    ax: Axes,
+    mappable: ScalarMappable,
+    location: str | None,
+    label: str | None,
+    style: FigureStyle,
+    *,
+    nbins: int | None = None,
 ) -> Colorbar | None:
     if location is None:
         return None

@@ -37,20 +37,22 @@ def style_context(style: FigureStyle) -> Iterator[None]:
     """
     with mpl.rc_context():
         matplotlib.style.use(style.mpl_style)
-        mpl.rcParams.update({
-            "font.family": [style.font_family],
-            "mathtext.fontset": style.mathtext_fontset,
-            "axes.formatter.use_mathtext": style.font_family == "cmr10",  # cmr10 lacks a minus
-            "axes.unicode_minus": style.font_family != "cmr10",
-            "xtick.labelsize": style.sizes.tick,
-            "ytick.labelsize": style.sizes.tick,
-            "axes.titlesize": style.sizes.title,
-            "axes.labelsize": style.sizes.label,
-            "legend.fontsize": style.sizes.legend,
-            "figure.constrained_layout.w_pad": style.wspace,
-            "figure.constrained_layout.h_pad": style.hspace,
-            "savefig.dpi": "figure",
-        })
+        mpl.rcParams.update(
+            {
+                "font.family": [style.font_family],
+                "mathtext.fontset": style.mathtext_fontset,
+                "axes.formatter.use_mathtext": style.font_family == "cmr10",  # cmr10 lacks a minus
+                "axes.unicode_minus": style.font_family != "cmr10",
+                "xtick.labelsize": style.sizes.tick,
+                "ytick.labelsize": style.sizes.tick,
+                "axes.titlesize": style.sizes.title,
+                "axes.labelsize": style.sizes.label,
+                "legend.fontsize": style.sizes.legend,
+                "figure.constrained_layout.w_pad": style.wspace,
+                "figure.constrained_layout.h_pad": style.hspace,
+                "savefig.dpi": "figure",
+            }
+        )
         yield
 
 
@@ -79,8 +81,9 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
             nbins = panel.style.get(key)
             if nbins:
                 log = axis.get_scale() == "log"
-                axis.set_major_locator(LogLocator(numticks=nbins + 1) if log
-                                       else MaxNLocator(nbins=nbins))
+                axis.set_major_locator(
+                    LogLocator(numticks=nbins + 1) if log else MaxNLocator(nbins=nbins)
+                )
         handles.append(PanelHandles(panel.index, ax, drawn))
     return fig, handles
 
@@ -90,8 +93,11 @@ def encode_png(fig: Figure) -> bytes:
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     rgba = np.asarray(canvas.buffer_rgba())
-    image = Image.fromarray(np.ascontiguousarray(rgba[..., :3])) if rgba[..., 3].min() == 255 \
+    image = (
+        Image.fromarray(np.ascontiguousarray(rgba[..., :3]))
+        if rgba[..., 3].min() == 255
         else Image.fromarray(rgba)
+    )
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

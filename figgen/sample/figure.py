@@ -15,7 +15,11 @@ from figgen.spec import FigureSpec, PanelSpec
 
 
 def sample_figure(
-    cfg: FigureConfig, seed: int, index: int, *, attempt: int = 0,
+    cfg: FigureConfig,
+    seed: int,
+    index: int,
+    *,
+    attempt: int = 0,
     vocab: Vocabulary | None = None,
 ) -> FigureSpec:
     """The spec of figure ``index`` of a build with ``seed``.
@@ -33,19 +37,36 @@ def sample_figure(
         kind = choose(rng, cfg.kinds)
         distribution = choose(rng, cfg.distributions.weights)
         sampled = KINDS[kind].sample(rng, cfg, distribution, dark=style.dark, vocab=vocab)
-        panels.append(PanelSpec(
-            index=i, row=i // layout.cols, col=i % layout.cols, kind=kind,  # type: ignore[arg-type]
-            distribution=distribution,  # type: ignore[arg-type]
-            params=sampled.params, data=sampled.data,
-            title=maybe_title(rng, vocab, cfg.text),
-            xlabel=maybe_label(rng, vocab, cfg.text),
-            ylabel=maybe_label(rng, vocab, cfg.text),
-            xscale=sampled.xscale, yscale=sampled.yscale,  # type: ignore[arg-type]
-            style=sampled.style,
-        ))
-    spec = FigureSpec(id=figure_id(index), seed=seed, index=index, width_in=width,
-                      height_in=height, dpi=dpi, layout=layout, style=style, panels=panels,
-                      panel_aspect=aspect, attempt=attempt)
+        panels.append(
+            PanelSpec(
+                index=i,
+                row=i // layout.cols,
+                col=i % layout.cols,
+                kind=kind,  # type: ignore[arg-type]
+                distribution=distribution,  # type: ignore[arg-type]
+                params=sampled.params,
+                data=sampled.data,
+                title=maybe_title(rng, vocab, cfg.text),
+                xlabel=maybe_label(rng, vocab, cfg.text),
+                ylabel=maybe_label(rng, vocab, cfg.text),
+                xscale=sampled.xscale,
+                yscale=sampled.yscale,  # type: ignore[arg-type]
+                style=sampled.style,
+            )
+        )
+    spec = FigureSpec(
+        id=figure_id(index),
+        seed=seed,
+        index=index,
+        width_in=width,
+        height_in=height,
+        dpi=dpi,
+        layout=layout,
+        style=style,
+        panels=panels,
+        panel_aspect=aspect,
+        attempt=attempt,
+    )
     fit_font_sizes(spec)
     return spec
 
@@ -78,13 +99,15 @@ def fit_font_sizes(spec: FigureSpec) -> None:
     longest_y = max((_text_len(p.ylabel) for p in spec.panels), default=0.0)
     if longest_title:
         sizes.title = _cap(sizes.title, cell_w / (_GLYPH * longest_title), 5.0)
-    label_cap = min(cell_w / (_GLYPH * longest_x) if longest_x else 99.0,
-                    cell_h / (_GLYPH * longest_y) if longest_y else 99.0)
+    label_cap = min(
+        cell_w / (_GLYPH * longest_x) if longest_x else 99.0,
+        cell_h / (_GLYPH * longest_y) if longest_y else 99.0,
+    )
     sizes.label = _cap(sizes.label, label_cap, 5.0)
-    # About five tick labels of up to six characters share an axis, with gaps between them.
-    tick_cap = min(cell_w, cell_h) / (5 * 6 * _GLYPH * 1.6)
+    # At least three tick labels of about five characters must fit along an axis.
+    tick_cap = min(cell_w, cell_h) / (3 * 5 * _GLYPH * 1.3)
     sizes.tick = _cap(sizes.tick, tick_cap, 4.0)
-    sizes.colorbar = _cap(sizes.colorbar, tick_cap * 1.2, 4.0)
+    sizes.colorbar = _cap(sizes.colorbar, tick_cap, 4.0)
     sizes.legend = _cap(sizes.legend, sizes.label, 4.0)
 
 
