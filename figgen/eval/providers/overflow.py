@@ -1,0 +1,16 @@
+"""Recognising context-length errors from their messages, which vendors word differently."""
+
+from __future__ import annotations
+
+import re
+
+_OVERFLOW = re.compile(
+    r"context[_ ]length|maximum context|context window|prompt is too long|too many tokens"
+    r"|input token count.*exceed|exceeds? the (maximum|max)|tokens? exceed|too large",
+    re.IGNORECASE,
+)
+
+
+def says_context_overflow(message: str) -> bool:
+    """Whether an error message reports a request too long for the model's context."""
+    return _OVERFLOW.search(message) is not None

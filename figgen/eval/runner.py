@@ -1,0 +1,241 @@
+"""Ask a provider every selected question, one independent call each, and append the answers.
+
+Retries (tenacity, exponential backoff with jitter) happen here and only here; providers
+classify errors. A context overflow halves the image and asks again. The budget check runs
+before each question is sent, reserving the larger of its estimate and the costliest
+answer so far, so a run stops before ``max_cost`` would be exceeded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from figgen.errors import FiggenError
+from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers, redact
+from figgen.eval.dataset import EvalDataset
+from figgen.eval.estimate import Estimate, estimate_run
+from figgen.eval.image import FigureImage
+from figgen.eval.parse import parse_reply
+from figgen.eval.prices import ModelPrice, PriceTable
+from figgen.eval.prompt import prompt_text
+from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
+from figgen.eval.usage import Usage
+from figgen.vqa.item import QAItem
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff for rate limits and server errors, and how far images may shrink."""
+
+    attempts: int = 8
+    initial_wait: float = 2.0
+    max_wait: float = 120.0
+    jitter: float = 2.0
+    min_image_side: int = 32
+
+
+@dataclass
+class RunSummary:
+    """What a run did: questions sent, replies, usage, and why it stopped early if it did."""
+
+    skipped: int = 0
+    asked: int = 0
+    answered: int = 0
+    rejected: int = 0
+    errors: int = 0
+    usage: Usage = field(default_factory=Usage)
+    stopped_for_budget: bool = False
+    estimate: Estimate | None = None
+
+
+class _FatalError(Exception):
+    pass
+
+
+async def ask_with_retries(
+    provider: Provider, prompt: Prompt, config: AskConfig, policy: RetryPolicy
+) -> tuple[Reply, FigureImage, int, float]:
+    """The reply, the image that fit, the number of calls made, and the last call's latency."""
+    from tenacity import (
+        AsyncRetrying,
+        retry_if_exception,
+        stop_after_attempt,
+        wait_exponential_jitter,
+    )
+
+    calls = 0
+    while True:
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(policy.attempts),
+                wait=wait_exponential_jitter(
+                    policy.initial_wait, policy.max_wait, 2, policy.jitter
+                ),
+                retry=retry_if_exception(provider.is_retryable),
+                reraise=True,
+            ):
+                with attempt:
+                    calls += 1
+                    started = time.monotonic()
+                    reply = await provider.ask(prompt, config)
+                    return reply, prompt.image, calls, time.monotonic() - started
+        except Exception as exc:
+            image = prompt.image
+            if provider.is_context_overflow(exc) and min(image.width, image.height) >= (
+                2 * policy.min_image_side
+            ):
+                logger.info(
+                    "%s: context overflow at scale %s; halving the image",
+                    prompt.item.qid,
+                    image.scale,
+                )
+                prompt = Prompt(prompt.text, image.scaled(0.5), prompt.item)
+                continue
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def run_questions(
+    dataset: EvalDataset,
+    items: list[QAItem],
+    provider: Provider,
+    *,
+    model: str,
+    out: str | Path,
+    prices: PriceTable,
+    config: AskConfig | None = None,
+    concurrency: int = 4,
+    max_cost: float | None = None,
+    policy: RetryPolicy | None = None,
+    progress: bool = True,
+    announce: Callable[[str], None] = logger.info,
+    free: bool = False,
+) -> RunSummary:
+    """Ask every item not yet answered in ``out``; append one row per question as it finishes.
+
+    ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
+    ``free`` marks providers that cost nothing (offline ones).
+    """
+    config = config or AskConfig()
+    policy = policy or RetryPolicy()
+    if concurrency < 1:
+        raise FiggenError("--concurrency must be at least 1")
+    done = answered_qids(read_answers(out), model)
+    pending = [item for item in items if item.qid not in done]
+    summary = RunSummary(skipped=len(items) - len(pending))
+    price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
+    if price is None:
+        if max_cost is not None:
+            raise FiggenError(
+                f"no price for {model}, so --max-cost cannot be enforced; "
+                f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
+            )
+        logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
+    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    summary.estimate = estimate
+    announce(estimate.describe(model))
+    if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
+        raise FiggenError(
+            f"the estimated cost ${estimate.cost_usd:.4f} exceeds --max-cost ${max_cost:.4f}; "
+            "raise --max-cost or ask fewer questions (--limit, --levels, --families)"
+        )
+    if not pending:
+        return summary
+
+    from tqdm.auto import tqdm
+
+    writer = AnswerWriter(out)
+    bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
+    slots = asyncio.Semaphore(concurrency)
+    state = {"reserved": 0.0, "dearest": 0.0}
+    images: dict[str, FigureImage] = {}
+
+    async def ask_one(item: QAItem, reservation: float) -> None:
+        try:
+            if item.figure_id not in images:
+                images[item.figure_id] = FigureImage.from_file(dataset.image_path(item.figure_id))
+            prompt = Prompt(prompt_text(item), images[item.figure_id], item)
+            started = time.monotonic()
+            try:
+                reply, image, calls, latency = await ask_with_retries(
+                    provider, prompt, config, policy
+                )
+            except Exception as exc:
+                if provider.is_fatal(exc):
+                    raise _FatalError(redact(str(exc))) from None
+                summary.errors += 1
+                logger.warning("%s failed: %s", item.qid, redact(str(exc)))
+                writer.write(
+                    AnswerRow(
+                        item.qid,
+                        model,
+                        None,
+                        error=redact(f"{type(exc).__name__}: {exc}"),
+                        latency_s=time.monotonic() - started,
+                    )
+                )
+                return
+            cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
+            parsed = parse_reply(reply.text, item)
+            row = AnswerRow(
+                qid=item.qid,
+                model=model,
+                raw=reply.text,
+                parsed=parsed.value,
+                rejected=parsed.rejected,
+                reason=parsed.reason,
+                usage={"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+                cost_usd=cost,
+                image_scale=image.scale,
+                latency_s=round(latency, 4),
+                attempts=calls,
+            )
+            writer.write(row)
+            summary.answered += 1
+            summary.rejected += int(parsed.rejected)
+            summary.usage += Usage(reply.input_tokens, reply.output_tokens, cost)
+            state["dearest"] = max(state["dearest"], cost)
+        finally:
+            state["reserved"] -= reservation
+            slots.release()
+            bar.update(1)
+            bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
+
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for item in pending:
+            await slots.acquire()
+            if any(task.done() and task.exception() for task in tasks):
+                slots.release()
+                break
+            reservation = max(estimate.per_question_usd.get(item.qid, 0.0), state["dearest"])
+            projected = summary.usage.cost_usd + state["reserved"] + reservation
+            if max_cost is not None and projected > max_cost:
+                slots.release()
+                summary.stopped_for_budget = True
+                announce(
+                    f"stopping before --max-cost ${max_cost:.4f}: spent "
+                    f"${summary.usage.cost_usd:.4f}, the next question may cost ${reservation:.4f}"
+                )
+                break
+            state["reserved"] += reservation
+            summary.asked += 1
+            tasks.append(asyncio.create_task(ask_one(item, reservation)))
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        bar.close()
+        writer.close()
+        await provider.aclose()
+    for result in results:
+        if isinstance(result, _FatalError):
+            raise FiggenError(f"{model} refused the request ({result}); check the API key")
+        if isinstance(result, BaseException):
+            raise result
+    return summary
