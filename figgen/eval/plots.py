@@ -127,7 +127,8 @@ def per_panel_plot(
         ax.set_title(family.replace("_", " "), fontsize=10)
         ax.set_xlabel("panels in figure")
         ax.set_ylabel(ylabel)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
     _save(fig, out_dir, file)
     alt = (
         f"Line plots of {what} against the number of panels, one axes per question family "
@@ -172,7 +173,8 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
         ax.set_title(kind, fontsize=10)
         ax.set_xlabel("sSMAPE")
         ax.set_xlim(-2, 2)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
     file = _save(fig, out_dir, "ssmape_by_kind.png")
     alt = (
         "Histograms of signed SMAPE (from -2, far too low, to +2, far too high; 0 is exact) "

@@ -78,7 +78,9 @@ async def ask_with_retries(
                 wait=wait_exponential_jitter(
                     policy.initial_wait, policy.max_wait, 2, policy.jitter
                 ),
-                retry=retry_if_exception(provider.is_retryable),
+                retry=retry_if_exception(
+                    lambda exc: isinstance(exc, Exception) and provider.is_retryable(exc)
+                ),
                 reraise=True,
             ):
                 with attempt:

@@ -90,6 +90,47 @@ def responses_reply(model: str, text: str, input_tokens: int, output_tokens: int
     )
 
 
+def messages_reply(model: str, text: str, input_tokens: int, output_tokens: int) -> Response:
+    """An Anthropic Messages reply."""
+    return Response(
+        200,
+        {
+            "id": "msg-test",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
+        },
+    )
+
+
+def gemini_reply(
+    text: str, prompt_tokens: int, candidates_tokens: int, thoughts: int = 0
+) -> Response:
+    """A Gemini generateContent reply."""
+    return Response(
+        200,
+        {
+            "candidates": [
+                {
+                    "content": {"role": "model", "parts": [{"text": text}]},
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
+            ],
+            "usageMetadata": {
+                "promptTokenCount": prompt_tokens,
+                "candidatesTokenCount": candidates_tokens,
+                "thoughtsTokenCount": thoughts,
+                "totalTokenCount": prompt_tokens + candidates_tokens + thoughts,
+            },
+        },
+    )
+
+
 def error(status: int, message: str, code: str | None = None) -> Response:
     return Response(
         status,
@@ -107,22 +148,28 @@ def error(status: int, message: str, code: str | None = None) -> Response:
 def _parts(body: dict[str, Any]) -> tuple[str, str | None]:
     """The prompt text and the image data URL of a chat or responses request."""
     texts, image = [], None
-    messages = body.get("messages") or body.get("input") or []
+    messages = body.get("messages") or body.get("input") or body.get("contents") or []
     for message in messages:
-        for part in message.get("content", []):
-            if part.get("type") in ("text", "input_text"):
+        for part in message.get("content", message.get("parts", [])):
+            if part.get("type") in ("text", "input_text") or "text" in part:
                 texts.append(part["text"])
             elif part.get("type") == "image_url":
                 image = part["image_url"]["url"]
             elif part.get("type") == "input_image":
                 image = part["image_url"]
+            elif part.get("type") == "image":  # anthropic
+                image = "base64," + part["source"]["data"]
+            elif "inlineData" in part or "inline_data" in part:  # gemini
+                inline = part.get("inlineData") or part.get("inline_data")
+                image = "base64," + inline["data"]
     return "\n".join(texts), image
 
 
 def _image_size(url: str | None) -> tuple[int, int] | None:
     if url is None:
         return None
-    data = base64.b64decode(url.split(",", 1)[1])
+    encoded = url.split(",", 1)[1].replace("-", "+").replace("_", "/")
+    data = base64.b64decode(encoded + "=" * (-len(encoded) % 4))
     with Image.open(io.BytesIO(data)) as img:
         return img.size
 
@@ -168,7 +215,7 @@ class FakeServer:
             seen = sum(1 for r in self.requests if r.qid == request.qid and r.path == path)
             self.requests.append(request)
             self.headers.append({k.lower(): v for k, v in headers.items()})
-        supported = path.endswith("/chat/completions") or (
+        supported = path.endswith(("/chat/completions", "/messages", ":generateContent")) or (
             self.responses and path.endswith("/responses")
         )
         response = self.handler(request, seen) if supported else error(404, f"no route {path}")
@@ -176,9 +223,13 @@ class FakeServer:
         return response
 
     @property
-    def base_url(self) -> str:
+    def root_url(self) -> str:
         host, port = self._http.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host!s}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.root_url}/v1"
 
     def __enter__(self) -> FakeServer:
         self._thread.start()

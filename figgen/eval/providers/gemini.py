@@ -22,11 +22,8 @@ def _config(types: Any, options: dict[str, Any]) -> Any:
     options = dict(options)
     if "max_tokens" in options:
         options["max_output_tokens"] = options.pop("max_tokens")
-    thinking = {
-        key: options.pop(key) for key in ("thinking_budget", "include_thoughts") if key in options
-    }
-    if "thinking_level" in options:
-        thinking["thinking_level"] = options.pop("thinking_level")
+    thinking_keys = ("thinking_budget", "thinking_level", "include_thoughts")
+    thinking: dict[str, Any] = {key: options.pop(key) for key in thinking_keys if key in options}
     if thinking:
         options["thinking_config"] = types.ThinkingConfig(**thinking)
     return types.GenerateContentConfig(**options)
