@@ -1,9 +1,10 @@
 """Turn a model's reply into a value of the requested answer type, or reject it.
 
 A reply is accepted when it holds a JSON object with the answer key (bare, in a code fence
-or inside prose), a bare JSON value, or a bare value of the requested scalar type ("7",
-"true", "1.2e-3"). Values are coerced leniently: thousands separators, units, scientific
-notation in text or LaTeX, ``\\frac``, and numbers given as strings all parse.
+or inside prose; the key matched case-insensitively), a bare JSON value, or a bare value of
+the requested scalar type ("7", "true", "1.2e-3"). A JSON object without the key is
+rejected. Values are coerced leniently: thousands separators, units, scientific notation in
+text or LaTeX, ``\\frac``, and numbers given as strings all parse.
 """
 
 from __future__ import annotations
@@ -60,13 +61,9 @@ def extract_value(text: str, answer_key: str) -> Any:
         for key, value in obj.items():
             if key.strip().casefold() == answer_key.casefold():
                 return value
-    for obj in objects:
-        if len(obj) == 1:
-            return next(iter(obj.values()))
-    for candidate in candidates:
-        if not isinstance(candidate, dict):
-            return candidate
-    return _NO_VALUE
+    if objects:  # JSON objects, but none under the requested key
+        raise Rejected(f"no {answer_key!r} key in the JSON reply")
+    return candidates[0] if candidates else _NO_VALUE
 
 
 # ---- numbers -------------------------------------------------------------------------------

@@ -65,19 +65,26 @@ async def ask_with_retries(
     """The reply, the image that fit, the number of calls made, and the last call's latency."""
     from tenacity import (
         AsyncRetrying,
+        RetryCallState,
         retry_if_exception,
         stop_after_attempt,
         wait_exponential_jitter,
     )
+
+    backoff = wait_exponential_jitter(policy.initial_wait, policy.max_wait, 2, policy.jitter)
+
+    def wait(state: RetryCallState) -> float:
+        # honour the server's Retry-After when it asks for longer than our backoff
+        error = state.outcome.exception() if state.outcome else None
+        hinted = provider.retry_after(error) if isinstance(error, Exception) else None
+        return min(policy.max_wait, max(backoff(state), hinted or 0.0))
 
     calls = 0
     while True:
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(policy.attempts),
-                wait=wait_exponential_jitter(
-                    policy.initial_wait, policy.max_wait, 2, policy.jitter
-                ),
+                wait=wait,
                 retry=retry_if_exception(
                     lambda exc: isinstance(exc, Exception) and provider.is_retryable(exc)
                 ),

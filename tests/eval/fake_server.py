@@ -33,6 +33,7 @@ class Request:
 class Response:
     status: int
     body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 # a handler gets the request and how many times this qid was seen before, returns a Response
@@ -199,6 +200,8 @@ class FakeServer:
                 self.send_response(response.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(payload)
 

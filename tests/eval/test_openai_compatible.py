@@ -250,3 +250,31 @@ def test_unscripted_item_sanity() -> None:
     # the fixture's questions carry their qid, which the fake server reads back
     assert all(f"[{qid}]" in item.question for qid, item in ITEMS.items())
     assert isinstance(next(iter(ITEMS.values())), QAItem)
+
+
+def test_retry_after_header_is_honoured(dataset_dir: Path, tmp_path: Path) -> None:
+    import time
+
+    def slow_down(request: Request, seen: int) -> Response:
+        assert request.qid is not None
+        if seen == 0:
+            response = error(429, "Rate limit reached", "rate_limit_exceeded")
+            response.headers["retry-after"] = "0.4"
+            return response
+        return chat_reply(request.model, oracle_reply(ITEMS[request.qid]), 10, 1)
+
+    with FakeServer(slow_down) as server:
+        started = time.monotonic()
+        run_cli(
+            *run_args(
+                dataset_dir,
+                tmp_path / "a.jsonl",
+                server,
+                "openai-compatible:fake-vlm",
+                "--limit",
+                "1",
+            )
+        )
+        elapsed = time.monotonic() - started
+    assert [r.status for r in server.requests] == [429, 200]
+    assert elapsed >= 0.4

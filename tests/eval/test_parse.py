@@ -7,11 +7,13 @@ import pytest
 from figgen.eval.parse import parse_number, parse_reply
 from figgen.eval.providers import oracle_reply
 from figgen.eval.scoring import score_answer
+from figgen.vqa.item import QAItem
 
 from .fixtures import items
 
-ITEMS = {item.family + str(item.figure_id): item for item in items()}
-BY_TYPE = {item.answer_type: item for item in items()}
+BY_TYPE: dict[str, QAItem] = {}
+for _item in items():
+    BY_TYPE.setdefault(_item.answer_type, _item)  # the first item of each answer type
 
 
 @pytest.mark.parametrize(
@@ -78,6 +80,9 @@ def test_coercion_by_answer_type(answer_type: str, reply: str, expected: object)
         ("boolean", '{"errorbars": "maybe"}'),
         ("number", ""),
         ("number", '{"a": 1, "b": 2}'),
+        ("integer", '{"answer": 4}'),
+        ("integer", '{"n_panels": 4'),
+        ("integer", '{"n_panels": "four"}'),
     ],
 )
 def test_malformed_replies_are_rejected(answer_type: str, reply: str) -> None:

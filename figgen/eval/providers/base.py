@@ -63,6 +63,10 @@ class Provider(abc.ABC):
         """Whether waiting and sending the same request again may succeed (429, 5xx)."""
         return False
 
+    def retry_after(self, error: Exception) -> float | None:
+        """Seconds the server asked us to wait before retrying (``Retry-After``), if any."""
+        return retry_after_header(error)
+
     def is_context_overflow(self, error: Exception) -> bool:
         """Whether the request was too long, so a smaller image may fit."""
         return False
@@ -73,6 +77,22 @@ class Provider(abc.ABC):
 
     async def aclose(self) -> None:  # noqa: B027  (a hook with a default, not abstract)
         """Release connections."""
+
+
+def retry_after_header(error: Exception) -> float | None:
+    """The ``retry-after-ms`` or ``retry-after`` (seconds) header of an HTTP error response."""
+    headers = getattr(getattr(error, "response", None), "headers", None)
+    if headers is None:
+        return None
+    for name, unit in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) * unit)
+        except ValueError:  # an HTTP date; the exponential backoff applies instead
+            return None
+    return None
 
 
 ProviderFactory = Callable[..., Provider]

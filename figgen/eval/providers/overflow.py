@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 _OVERFLOW = re.compile(
-    r"context[_ ]length|maximum context|context window|prompt is too long|too many tokens"
-    r"|input token count.*exceed|exceeds? the (maximum|max)|tokens? exceed|too large",
+    r"too long|context[_ ]length|maximum context|context window|maximum model length"
+    r"|too many (input )?tokens|token count.*exceed|exceeds? .*(context|token|limit)"
+    r"|tokens? exceed|too large",
     re.IGNORECASE,
 )
 
