@@ -84,7 +84,11 @@ def _group(answers: list[ScoredAnswer], key: Callable[[ScoredAnswer], Any]) -> d
     groups: dict[Any, list[ScoredAnswer]] = {}
     for answer in answers:
         groups.setdefault(key(answer), []).append(answer)
-    return {str(k): _counts(v) for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]))}
+    def order(key: Any) -> tuple[int, float, str]:  # numbers numerically, then names
+        number = isinstance(key, int | float) and not isinstance(key, bool)
+        return (0, float(key), "") if number else (1, 0.0, str(key))
+
+    return {str(k): _counts(groups[k]) for k in sorted(groups, key=order)}
 
 
 def _family(group: list[ScoredAnswer]) -> tuple[dict[str, Any], dict[str, Any]]:
