@@ -84,6 +84,7 @@ def _group(answers: list[ScoredAnswer], key: Callable[[ScoredAnswer], Any]) -> d
     groups: dict[Any, list[ScoredAnswer]] = {}
     for answer in answers:
         groups.setdefault(key(answer), []).append(answer)
+
     def order(key: Any) -> tuple[int, float, str]:  # numbers numerically, then names
         number = isinstance(key, int | float) and not isinstance(key, bool)
         return (0, float(key), "") if number else (1, 0.0, str(key))

@@ -177,10 +177,11 @@ def _image_size(url: str | None) -> tuple[int, int] | None:
 
 @dataclass
 class FakeServer:
-    """Serves chat completions (and responses when ``responses`` is set) on 127.0.0.1."""
+    """Serves chat completions, Messages and Gemini (and Responses if asked) on 127.0.0.1."""
 
     handler: Handler
     responses: bool = False
+    chat: bool = True
     requests: list[Request] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
 
@@ -218,8 +219,10 @@ class FakeServer:
             seen = sum(1 for r in self.requests if r.qid == request.qid and r.path == path)
             self.requests.append(request)
             self.headers.append({k.lower(): v for k, v in headers.items()})
-        supported = path.endswith(("/chat/completions", "/messages", ":generateContent")) or (
-            self.responses and path.endswith("/responses")
+        supported = (
+            path.endswith(("/messages", ":generateContent"))
+            or (self.chat and path.endswith("/chat/completions"))
+            or (self.responses and path.endswith("/responses"))
         )
         response = self.handler(request, seen) if supported else error(404, f"no route {path}")
         request.status = response.status

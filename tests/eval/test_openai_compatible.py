@@ -140,7 +140,7 @@ def test_retries_overflow_rejects_and_usage_reach_metrics(
         assert SECRET not in text
 
 
-def test_openai_provider_with_base_url_uses_responses_or_falls_back(
+def test_openai_provider_with_base_url_uses_chat_or_switches_to_responses(
     dataset_dir: Path, tmp_path: Path
 ) -> None:
     def answer(request: Request, seen: int) -> Response:
@@ -150,9 +150,9 @@ def test_openai_provider_with_base_url_uses_responses_or_falls_back(
             return responses_reply(request.model, text, *usage_of(request.qid))
         return chat_reply(request.model, text, *usage_of(request.qid))
 
-    for responses in (True, False):
-        out = tmp_path / f"answers-{responses}.jsonl"
-        with FakeServer(answer, responses=responses) as server:
+    for chat in (True, False):
+        out = tmp_path / f"answers-{chat}.jsonl"
+        with FakeServer(answer, responses=not chat, chat=chat) as server:
             run_cli(
                 *run_args(
                     dataset_dir,
@@ -172,7 +172,9 @@ def test_openai_provider_with_base_url_uses_responses_or_falls_back(
             usage_of(q)[0] for q in ("q000", "q001", "q002", "q003")
         ]
         paths = {r.path.rsplit("/", 1)[-1] for r in server.requests}
-        assert paths == ({"responses"} if responses else {"responses", "completions"})
+        # a chat server is used as is; a Responses-only server is found after one 404
+        assert paths == ({"completions"} if chat else {"completions", "responses"})
+        assert sum(r.status == 404 for r in server.requests) == (0 if chat else 1)
 
 
 def test_killed_run_resumes_without_asking_twice(dataset_dir: Path, tmp_path: Path) -> None:
@@ -278,3 +280,31 @@ def test_retry_after_header_is_honoured(dataset_dir: Path, tmp_path: Path) -> No
         elapsed = time.monotonic() - started
     assert [r.status for r in server.requests] == [429, 200]
     assert elapsed >= 0.4
+
+
+def test_bad_key_stops_the_run_and_is_not_echoed(
+    dataset_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from figgen.errors import FiggenError
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+
+    def refuse(request: Request, seen: int) -> Response:
+        return error(401, f"Incorrect API key provided: {SECRET}", "invalid_api_key")
+
+    out = tmp_path / "a.jsonl"
+    with FakeServer(refuse) as server:
+        with pytest.raises(FiggenError, match="check the API key") as info:
+            CliRunner().invoke(
+                app,
+                [
+                    "eval",
+                    *run_args(
+                        dataset_dir, out, server, "openai-compatible:fake-vlm", "--concurrency", "1"
+                    ),
+                ],
+                catch_exceptions=False,
+            )
+        assert len(server.requests) == 1  # no further question was sent
+    assert SECRET not in str(info.value)
+    assert not out.exists() or SECRET not in out.read_text()

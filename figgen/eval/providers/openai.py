@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from figgen.eval.providers.base import (
     AskConfig,
@@ -31,29 +31,48 @@ def _responses_options(options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+Api = Literal["responses", "chat"]
+_OTHER: dict[Api, Api] = {"responses": "chat", "chat": "responses"}
+_NO_ROUTE = (404, 405, 501)
+
+
 class OpenAIProvider(Provider):
-    """OpenAI's SDK with its own retries off; ``chat`` selects chat completions."""
+    """OpenAI's SDK with its own retries off, speaking the Responses API or chat completions.
+
+    With ``may_switch``, a server that answers the first request with "no such route"
+    (404, 405, 501) is asked again through the other API, which is then kept.
+    """
 
     image_rule = "openai-tiles"
 
-    def __init__(self, model: str, client: Any, sdk: Any, *, chat: bool, fallback: bool) -> None:
+    def __init__(self, model: str, client: Any, sdk: Any, *, api: Api, may_switch: bool) -> None:
         super().__init__(model)
         self._client = client
         self._sdk = sdk
-        self._chat = chat
-        self._fallback = fallback
+        self.api: Api = api
+        self._may_switch = may_switch
+
+    async def _call(self, api: Api, prompt: Prompt, config: AskConfig) -> Reply:
+        if api == "chat":
+            return await self._ask_chat(prompt, config)
+        return await self._ask_responses(prompt, config)
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
-        if not self._chat:
-            try:
-                return await self._ask_responses(prompt, config)
-            except self._sdk.NotFoundError:
-                # many OpenAI-compatible servers serve only chat completions
-                if not self._fallback:
+        api = self.api
+        try:
+            reply = await self._call(api, prompt, config)
+        except self._sdk.APIStatusError as exc:
+            if exc.status_code not in _NO_ROUTE:
+                raise
+            if self.api == api:  # the first question to find the route missing switches
+                if not self._may_switch:
                     raise
-                logger.warning("%s has no Responses API; using chat completions", self.model)
-                self._chat = True
-        return await self._ask_chat(prompt, config)
+                self.api = _OTHER[api]
+                self._may_switch = False
+                logger.warning("%s: the server has no %s API; using %s", self.model, api, self.api)
+            reply = await self._call(self.api, prompt, config)
+        self._may_switch = False
+        return reply
 
     async def _ask_responses(self, prompt: Prompt, config: AskConfig) -> Reply:
         content = [
@@ -120,10 +139,13 @@ def _client(sdk: Any, base_url: str | None, timeout: float) -> Any:
 
 @register_provider("openai")
 def openai_provider(model: str, *, base_url: str | None = None, timeout: float = 600.0) -> Provider:
-    """OpenAI's Responses API (falls back to chat completions on a ``--base-url`` without it)."""
+    """OpenAI's Responses API; on a ``--base-url``, chat completions first (what
+    OpenAI-compatible servers serve), switching to Responses if the server lacks them."""
     sdk = require_sdk("openai", "openai")
     client = _client(sdk, base_url, timeout)
-    return OpenAIProvider(model, client, sdk, chat=False, fallback=base_url is not None)
+    if base_url is None:
+        return OpenAIProvider(model, client, sdk, api="responses", may_switch=False)
+    return OpenAIProvider(model, client, sdk, api="chat", may_switch=True)
 
 
 @register_provider("openai-compatible")
@@ -139,4 +161,4 @@ def openai_compatible_provider(
             "the openai-compatible provider needs --base-url, e.g. http://localhost:8000/v1"
         )
     client = _client(sdk, base_url, timeout)
-    return OpenAIProvider(model, client, sdk, chat=True, fallback=False)
+    return OpenAIProvider(model, client, sdk, api="chat", may_switch=False)
