@@ -37,6 +37,15 @@ def format_instruction(item: QAItem) -> str:
     return "\n".join(lines)
 
 
+def states_format(item: QAItem) -> bool:
+    """Whether the question already says to answer in JSON under its key (figgen.vqa's do)."""
+    return "JSON" in item.question and json.dumps(item.answer_key) in item.question
+
+
 def prompt_text(item: QAItem) -> str:
-    """The full text of one independent question about one figure."""
-    return f"{item.question.strip()}\n\n{format_instruction(item)}"
+    """The full text of one independent question about one figure.
+
+    The answer-format instruction is appended unless the question already states it.
+    """
+    question = item.question.strip()
+    return question if states_format(item) else f"{question}\n\n{format_instruction(item)}"

@@ -97,3 +97,16 @@ def test_oracle_reply_round_trips_and_scores_perfectly() -> None:
         score = score_answer(item, parse_reply(oracle_reply(item), item))
         assert not score.rejected
         assert score.correct, item.family
+
+
+def test_prompt_appends_the_format_only_when_the_question_lacks_it() -> None:
+    from dataclasses import replace
+
+    from figgen.eval.prompt import prompt_text
+
+    item = BY_TYPE["choice"]
+    text = prompt_text(item)
+    assert text.startswith(item.question)
+    assert '{"plot_type": ANSWER}' in text and '"histogram"' in text
+    stated = replace(item, question='Kind? Answer with a JSON object {"plot_type": <one of ...>}.')
+    assert prompt_text(stated) == stated.question
