@@ -25,9 +25,11 @@ def _figure(n_axes: int, *, width: float = 4.0, height: float = 3.4) -> tuple[An
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width * n_axes, height), dpi=110, layout="constrained")
+    cols = min(n_axes, 3)
+    rows = -(-n_axes // cols)
+    fig = Figure(figsize=(width * cols, height * rows), dpi=110, layout="constrained")
     FigureCanvasAgg(fig)
-    axes = [fig.add_subplot(1, n_axes, i + 1) for i in range(n_axes)]
+    axes = [fig.add_subplot(rows, cols, i + 1) for i in range(n_axes)]
     return fig, axes
 
 
@@ -138,13 +140,32 @@ def per_panel_plot(
 
 
 def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | None:
-    """Histograms of sSMAPE per plot kind, one colour per model."""
+    """Histograms of sSMAPE per plot kind, one colour per model.
+
+    Like the paper's figure, only mean-value families are drawn when there are any.
+    """
+    families = {
+        a.item.family for answers in scored.values() for a in answers if a.item.metric == "ssmape"
+    }
+    chosen = {f for f in families if "mean" in f} or families
+
+    def values_of(answers: list[ScoredAnswer], kind: str) -> list[float]:
+        return [
+            a.score.value
+            for a in answers
+            if a.kind == kind
+            and a.item.family in chosen
+            and a.score is not None
+            and a.scored
+            and a.score.value is not None
+        ]
+
     kinds = sorted(
         {
             a.kind
             for answers in scored.values()
             for a in answers
-            if a.item.metric == "ssmape" and a.scored
+            if a.item.family in chosen and a.scored
         }
     )
     if not kinds:
@@ -154,15 +175,7 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
     sentences = []
     for ax, kind in zip(axes, kinds, strict=True):
         for i, (model, answers) in enumerate(scored.items()):
-            values = [
-                a.score.value
-                for a in answers
-                if a.kind == kind
-                and a.scored
-                and a.score
-                and a.item.metric == "ssmape"
-                and a.score.value is not None
-            ]
+            values = values_of(answers, kind)
             if values:
                 ax.hist(values, bins=bins, histtype="step", color=f"C{i}", label=model)
                 sentences.append(
@@ -178,9 +191,8 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
     file = _save(fig, out_dir, "ssmape_by_kind.png")
     alt = (
         "Histograms of signed SMAPE (from -2, far too low, to +2, far too high; 0 is exact) "
-        "for value questions, one axes per plot kind, one outline per model. "
-        + "; ".join(sentences)
-        + "."
+        f"for {', '.join(sorted(chosen))} questions, one axes per plot kind, one outline per "
+        "model. " + "; ".join(sentences) + "."
     )
     return Plot(file, "sSMAPE distributions by plot kind", alt)
 
