@@ -39,6 +39,8 @@ class RetryPolicy:
     max_wait: float = 120.0
     jitter: float = 2.0
     min_image_side: int = 32
+    max_failures_in_a_row: int = 5
+    """Questions failing one after another (after their retries) before the run gives up."""
 
 
 @dataclass
@@ -57,6 +59,10 @@ class RunSummary:
 
 class _FatalError(Exception):
     pass
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    return " ".join(text.split())[:limit]
 
 
 async def ask_with_retries(
@@ -163,7 +169,8 @@ async def run_questions(
     writer = AnswerWriter(out)
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
-    state = {"reserved": 0.0, "dearest": 0.0}
+    state = {"reserved": 0.0, "dearest": 0.0, "failing": 0.0}
+    last_error: list[str] = []
     images: dict[str, FigureImage] = {}
 
     async def ask_one(item: QAItem, reservation: float) -> None:
@@ -180,7 +187,9 @@ async def run_questions(
                 if provider.is_fatal(exc):
                     raise _FatalError(redact(str(exc))) from None
                 summary.errors += 1
-                logger.warning("%s failed: %s", item.qid, redact(str(exc)))
+                state["failing"] += 1
+                last_error[:] = [redact(f"{type(exc).__name__}: {exc}")]
+                logger.warning("%s failed: %s", item.qid, last_error[0])
                 writer.write(
                     AnswerRow(
                         item.qid,
@@ -211,6 +220,7 @@ async def run_questions(
             summary.rejected += int(parsed.rejected)
             summary.usage += Usage(reply.input_tokens, reply.output_tokens, cost)
             state["dearest"] = max(state["dearest"], cost)
+            state["failing"] = 0
         finally:
             state["reserved"] -= reservation
             slots.release()
@@ -221,7 +231,9 @@ async def run_questions(
     try:
         for item in pending:
             await slots.acquire()
-            if any(task.done() and task.exception() for task in tasks):
+            if state["failing"] >= policy.max_failures_in_a_row or any(
+                task.done() and task.exception() for task in tasks
+            ):
                 slots.release()
                 break
             reservation = max(estimate.per_question_usd.get(item.qid, 0.0), state["dearest"])
@@ -247,4 +259,9 @@ async def run_questions(
             raise FiggenError(f"{model} refused the request ({result}); check the API key")
         if isinstance(result, BaseException):
             raise result
+    if state["failing"] >= policy.max_failures_in_a_row:
+        raise FiggenError(
+            f"{int(state['failing'])} questions in a row failed (last: {_one_line(last_error[0])}); "
+            "check --base-url, the model name and the service, then run again to resume"
+        )
     return summary

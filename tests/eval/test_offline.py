@@ -181,3 +181,14 @@ def test_levels_families_and_limit_select_questions(dataset_dir: Path, tmp_path:
         "2",
     )
     assert [r["qid"] for r in read_answers(out)] == ["q011", "q012"]
+
+
+def test_a_run_of_failures_stops_with_one_line(dataset_dir: Path, tmp_path: Path) -> None:
+    provider = MockProvider("scripted", [MockError("server")] * 1000)
+    out = tmp_path / "answers.jsonl"
+    with pytest.raises(FiggenError, match="5 questions in a row failed") as info:
+        _run(dataset_dir, out, provider, concurrency=1)
+    assert "\n" not in str(info.value)
+    rows = read_answers(out)
+    assert len(rows) == 5 and all(r["error"] for r in rows)
+    assert len(provider.asked) == 5 * FAST.attempts
