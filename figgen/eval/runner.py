@@ -261,7 +261,8 @@ async def run_questions(
             raise result
     if state["failing"] >= policy.max_failures_in_a_row:
         raise FiggenError(
-            f"{int(state['failing'])} questions in a row failed (last: {_one_line(last_error[0])}); "
-            "check --base-url, the model name and the service, then run again to resume"
+            f"{int(state['failing'])} questions in a row failed "
+            f"(last: {_one_line(last_error[0])}); check --base-url, the model name and the "
+            "service, then run again to resume"
         )
     return summary
