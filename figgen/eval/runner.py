@@ -61,6 +61,16 @@ class _FatalError(Exception):
     pass
 
 
+@dataclass
+class _Ledger:
+    """Running state shared by the dispatcher and the questions in flight."""
+
+    reserved: float = 0.0  # estimated cost of questions in flight
+    dearest: float = 0.0  # the costliest answer so far
+    failing: int = 0  # questions failed in a row
+    last_error: str = ""
+
+
 def _one_line(text: str, limit: int = 200) -> str:
     return " ".join(text.split())[:limit]
 
@@ -169,8 +179,7 @@ async def run_questions(
     writer = AnswerWriter(out)
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
-    state = {"reserved": 0.0, "dearest": 0.0, "failing": 0.0}
-    last_error: list[str] = []
+    ledger = _Ledger()
     images: dict[str, FigureImage] = {}
 
     async def ask_one(item: QAItem, reservation: float) -> None:
@@ -187,17 +196,12 @@ async def run_questions(
                 if provider.is_fatal(exc):
                     raise _FatalError(redact(str(exc))) from None
                 summary.errors += 1
-                state["failing"] += 1
-                last_error[:] = [redact(f"{type(exc).__name__}: {exc}")]
-                logger.warning("%s failed: %s", item.qid, last_error[0])
+                ledger.failing += 1
+                ledger.last_error = redact(f"{type(exc).__name__}: {exc}")
+                logger.warning("%s failed: %s", item.qid, ledger.last_error)
+                latency_s = time.monotonic() - started
                 writer.write(
-                    AnswerRow(
-                        item.qid,
-                        model,
-                        None,
-                        error=redact(f"{type(exc).__name__}: {exc}"),
-                        latency_s=time.monotonic() - started,
-                    )
+                    AnswerRow(item.qid, model, None, error=ledger.last_error, latency_s=latency_s)
                 )
                 return
             cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
@@ -219,10 +223,10 @@ async def run_questions(
             summary.answered += 1
             summary.rejected += int(parsed.rejected)
             summary.usage += Usage(reply.input_tokens, reply.output_tokens, cost)
-            state["dearest"] = max(state["dearest"], cost)
-            state["failing"] = 0
+            ledger.dearest = max(ledger.dearest, cost)
+            ledger.failing = 0
         finally:
-            state["reserved"] -= reservation
+            ledger.reserved -= reservation
             slots.release()
             bar.update(1)
             bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
@@ -231,13 +235,13 @@ async def run_questions(
     try:
         for item in pending:
             await slots.acquire()
-            if state["failing"] >= policy.max_failures_in_a_row or any(
+            if ledger.failing >= policy.max_failures_in_a_row or any(
                 task.done() and task.exception() for task in tasks
             ):
                 slots.release()
                 break
-            reservation = max(estimate.per_question_usd.get(item.qid, 0.0), state["dearest"])
-            projected = summary.usage.cost_usd + state["reserved"] + reservation
+            reservation = max(estimate.per_question_usd.get(item.qid, 0.0), ledger.dearest)
+            projected = summary.usage.cost_usd + ledger.reserved + reservation
             if max_cost is not None and projected > max_cost:
                 slots.release()
                 summary.stopped_for_budget = True
@@ -246,7 +250,7 @@ async def run_questions(
                     f"${summary.usage.cost_usd:.4f}, the next question may cost ${reservation:.4f}"
                 )
                 break
-            state["reserved"] += reservation
+            ledger.reserved += reservation
             summary.asked += 1
             tasks.append(asyncio.create_task(ask_one(item, reservation)))
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -259,10 +263,10 @@ async def run_questions(
             raise FiggenError(f"{model} refused the request ({result}); check the API key")
         if isinstance(result, BaseException):
             raise result
-    if state["failing"] >= policy.max_failures_in_a_row:
+    if ledger.failing >= policy.max_failures_in_a_row:
         raise FiggenError(
-            f"{int(state['failing'])} questions in a row failed "
-            f"(last: {_one_line(last_error[0])}); check --base-url, the model name and the "
+            f"{ledger.failing} questions in a row failed "
+            f"(last: {_one_line(ledger.last_error)}); check --base-url, the model name and the "
             "service, then run again to resume"
         )
     return summary
