@@ -51,10 +51,10 @@ def run(
     option: Annotated[
         list[str] | None, typer.Option(help="key=value passed to the model call (repeatable).")
     ] = None,  # noqa: E501
-    retries: Annotated[int, typer.Option(help="Attempts per question on rate limits and 5xx.")] = 8,  # noqa: E501
+    retries: Annotated[int, typer.Option(help="Attempts per question on rate limits and 5xx.")] = 6,  # noqa: E501
     retry_wait: Annotated[
         float, typer.Option(help="First backoff wait in seconds (doubles, with jitter).")
-    ] = 2.0,  # noqa: E501
+    ] = 1.0,
     timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
@@ -82,7 +82,7 @@ def run(
     policy = RetryPolicy(
         attempts=retries,
         initial_wait=retry_wait,
-        max_wait=max(retry_wait, 120.0),
+        max_wait=max(retry_wait, 60.0),
         jitter=retry_wait,
     )
 

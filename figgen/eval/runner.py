@@ -34,13 +34,14 @@ logger = logging.getLogger(__name__)
 class RetryPolicy:
     """Backoff for rate limits and server errors, and how far images may shrink."""
 
-    attempts: int = 8
-    initial_wait: float = 2.0
-    max_wait: float = 120.0
-    jitter: float = 2.0
+    attempts: int = 6
+    initial_wait: float = 1.0
+    max_wait: float = 60.0
+    jitter: float = 1.0
     min_image_side: int = 32
     max_failures_in_a_row: int = 5
-    """Questions failing one after another (after their retries) before the run gives up."""
+    """Questions that exhaust their retries one after another before the run gives up
+    (a server that is down); questions refused outright (a 4xx) do not count."""
 
 
 @dataclass
@@ -196,7 +197,7 @@ async def run_questions(
                 if provider.is_fatal(exc):
                     raise _FatalError(redact(str(exc))) from None
                 summary.errors += 1
-                ledger.failing += 1
+                ledger.failing = ledger.failing + 1 if provider.is_retryable(exc) else 0
                 ledger.last_error = redact(f"{type(exc).__name__}: {exc}")
                 logger.warning("%s failed: %s", item.qid, ledger.last_error)
                 latency_s = time.monotonic() - started
