@@ -20,17 +20,32 @@ from figgen.render.boxes import area, inside, overlaps
 from figgen.render.elements import Measured
 from figgen.spec import FigureSpec
 
-TEXT_BOX_KINDS = frozenset({
-    "title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text", "legend",
-    "colorbar_label", "colorbar_tick_label",
-})
+TEXT_BOX_KINDS = frozenset(
+    {
+        "title",
+        "xlabel",
+        "ylabel",
+        "xtick_label",
+        "ytick_label",
+        "offset_text",
+        "legend",
+        "colorbar_label",
+        "colorbar_tick_label",
+    }
+)
 FONT_OF_KIND = {
-    "title": "title", "xlabel": "label", "ylabel": "label", "xtick_label": "tick",
-    "ytick_label": "tick", "offset_text": "tick", "legend": "legend",
-    "colorbar_label": "colorbar", "colorbar_tick_label": "colorbar",
+    "title": "title",
+    "xlabel": "label",
+    "ylabel": "label",
+    "xtick_label": "tick",
+    "ytick_label": "tick",
+    "offset_text": "tick",
+    "legend": "legend",
+    "colorbar_label": "colorbar",
+    "colorbar_tick_label": "colorbar",
 }
 MIN_FONT = {"title": 5.0, "label": 5.0, "tick": 4.0, "colorbar": 4.0, "legend": 4.0}
-SHRINK = 0.85
+SHRINK = 0.75
 MIN_PANEL_SHARE = 0.2
 TICK_KINDS = frozenset({"xtick_label", "ytick_label", "colorbar_tick_label"})
 
@@ -56,10 +71,12 @@ def find_problems(measured: Measured, spec: FigureSpec) -> list[Problem]:
 
     boxes = np.array([t.bbox for t in texts], dtype=float).reshape(-1, 4)
     if len(texts) > 1:
-        ix = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0],
-                                                                           boxes[None, :, 0])
-        iy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1],
-                                                                           boxes[None, :, 1])
+        ix = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(
+            boxes[:, None, 0], boxes[None, :, 0]
+        )
+        iy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(
+            boxes[:, None, 1], boxes[None, :, 1]
+        )
         hit = np.triu((ix > 0) & (iy > 0), k=1)
         for i, j in zip(*np.nonzero(hit), strict=True):
             problems.append(Problem("overlap", texts[i], texts[j]))
@@ -78,7 +95,10 @@ def find_problems(measured: Measured, spec: FigureSpec) -> list[Problem]:
 
 
 def plan_repair(
-    spec: FigureSpec, problems: list[Problem], measured: Measured, cfg: FigureConfig,
+    spec: FigureSpec,
+    problems: list[Problem],
+    measured: Measured,
+    cfg: FigureConfig,
 ) -> list[dict[str, Any]]:
     """Edit ``spec`` in place to remove ``problems``; return the actions taken (empty: stuck).
 
@@ -102,8 +122,13 @@ def plan_repair(
             for font in MIN_FONT:
                 need(font, SHRINK)
             continue
-        if (problem.kind == "overlap" and b is not None and a.kind == b.kind
-                and a.panel == b.panel and a.kind in TICK_KINDS):
+        if (
+            problem.kind == "overlap"
+            and b is not None
+            and a.kind == b.kind
+            and a.panel == b.panel
+            and a.kind in TICK_KINDS
+        ):
             if (a.panel, a.kind) in crowded:
                 continue
             action = _fewer_ticks(spec, a, elements)
@@ -175,5 +200,8 @@ def _grow_canvas(spec: FigureSpec, cfg: FigureConfig) -> dict[str, Any] | None:
     spec.height_in = round(spec.height_in * factor, 3)
     max_dpi = int((img.max_pixels / (spec.width_in * spec.height_in)) ** 0.5)
     spec.dpi = max(img.dpi[0], min(spec.dpi, max_dpi))
-    return {"action": "grow_canvas", "from": list(old),
-            "to": [spec.width_in, spec.height_in, spec.dpi]}
+    return {
+        "action": "grow_canvas",
+        "from": list(old),
+        "to": [spec.width_in, spec.height_in, spec.dpi],
+    }
