@@ -98,3 +98,12 @@ def test_single_panel_figure_has_no_cross_panel_items_and_says_only_panel() -> N
 def test_items_round_trip_through_json(items: list[QAItem]) -> None:
     for item in items[:50]:
         assert QAItem.from_dict(json.loads(json.dumps(item.to_dict()))) == item
+
+
+def test_the_eval_oracle_scores_every_item_correct(items: list[QAItem]) -> None:
+    from figgen.eval.parse import parse_reply
+    from figgen.eval.providers import oracle_reply
+    from figgen.eval.scoring import score_answer
+
+    scores = [score_answer(i, parse_reply(oracle_reply(i), i)) for i in items]
+    assert [(i.qid, s) for i, s in zip(items, scores, strict=True) if not s.correct] == []
