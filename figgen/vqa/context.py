@@ -57,6 +57,14 @@ class FigureContext:
     def location(self, panel: dict[str, Any]) -> str:
         return panel_location(panel["row"], panel["col"], self.rows, self.cols)
 
+    def panel_aspect(self, panel: dict[str, Any]) -> float:
+        """Height / width of the panel's plot area in pixels (1.0 if it was not measured)."""
+        boxes = self.elements(panel["index"], "panel")
+        if not boxes:
+            return 1.0
+        x0, y0, x1, y1 = boxes[0]["bbox"]
+        return (y1 - y0) / (x1 - x0) if x1 > x0 and y1 > y0 else 1.0
+
     def elements(self, panel: int | None, kind: str) -> list[dict[str, Any]]:
         return self._elements.get((panel, kind), [])
 

@@ -6,7 +6,7 @@ panel's data have the largest mean, only where the winner leads the runner-up by
 ``same_trend`` (Level 3) pairs consecutive panels (reading order) that each have a clear linear
 trend (see :func:`figgen.vqa.trends.panel_trend`). ``strongest_linear`` (Level 3) asks which
 scatter panel shows the strongest linear relationship (R^2 in display coordinates), only where
-the best R^2 is >= 0.9 and every other candidate's R^2 is at least ``R2_GAP`` lower.
+the best R^2 is >= LINEAR_R2 (0.95) and every other candidate's R^2 is at least ``R2_GAP`` lower.
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
     direction = trends.gradient_direction(panel) if kind == "contour" else None
     if direction is not None:
         out.append(f"The values increase from {direction}.")
-    clusters = trends.n_clusters(panel) if kind == "scatter" else None
+    clusters = trends.n_clusters(panel, ctx.panel_aspect(panel)) if kind == "scatter" else None
     if clusters is not None:
         out.append(f"The points form {_count(clusters, 'separate cluster')}.")
     return out

@@ -78,7 +78,7 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 evidence=bars,
             )
     if kind == "scatter":
-        clusters = trends.n_clusters(panel)
+        clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
         if clusters is not None:
             ctx.add(
                 level=3,

@@ -8,24 +8,25 @@ coordinates (``in_log10_x``, ``log_y_mapped``), and they are what a reader sees.
 
 Linearity (a line series or a scatter panel), choices "linear" / "nonlinear":
     At least 5 finite points. "linear" when the generator was linear AND the least-squares
-    line through the drawn points has R^2 >= 0.9. "nonlinear" when the generator was not
+    line through the drawn points has R^2 >= 0.95. "nonlinear" when the generator was not
     linear AND R^2 <= 0.5. Anything between is skipped.
 Trend (for same_trend): a panel whose every line/scatter passes the "linear" rule and whose
     fitted slopes all share one sign is "increasing" or "decreasing".
 Symmetry (histogram), choices "symmetric" / "left-skewed" / "right-skewed":
-    Both axes linear, >= 100 samples and >= 5 non-empty bins. The skewness of the drawn bars
+    Both axes linear, >= 100 samples, >= 5 non-empty bins and >= 10 samples per non-empty
+    bin (fewer and counting noise hides the shape). The skewness of the drawn bars
     (bin centres weighted by counts) is the visual check. "left-skewed" / "right-skewed" when
     the generator was a ramp (linear) whose density rises / falls with the value AND the drawn
     skewness has that sign with magnitude >= 0.3. "symmetric" when the generator was symmetric
     (uniform "random", or a mixture whose components all share one mean) AND
     |drawn skewness| <= 0.15.
-Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples and >= 10 bins; the
-    peaks of the mixture density over the drawn bin range, counted by
-    :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the tallest and dip to 75%
-    of its height before any taller one), must equal the peaks of the drawn counts (3-bin
-    moving average, same rule).
+Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples, >= 10 bins and
+    >= 20 samples per non-empty bin; the peaks of the mixture density over the drawn bin
+    range, counted by :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the
+    tallest and dip to 75% of its height before any taller one), must equal the peaks of the
+    drawn counts (3-bin moving average, same rule).
 Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres are in data
-    units); with both axes scaled to the unit square of the drawn data range, every point is
+    units); with the drawn data range scaled to the panel's pixel shape, every point is
     assigned to its nearest generating centre; each cluster must hold >= 5 points, and every
     two centres must be at least 2 x (r_i + r_j) apart, where r is a cluster's RMS radius (for
     round Gaussian clusters about 5.7 standard deviations, so their 2-sigma outlines do not
@@ -33,7 +34,7 @@ Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres
 Gradient direction (contour of a plane, ``linear``): a colour bar must be drawn (without one a
     reader cannot tell high from low) and both axes linear. One component of the generating
     gradient must be at least 3 times the other, and a plane fitted to the drawn z (in unit-
-    square coordinates) must have R^2 >= 0.9 and the same dominant component and sign. The
+    square coordinates) must have R^2 >= 0.95 and the same dominant component and sign. The
     answer names where the values increase: "left to right", "right to left", "bottom to top"
     or "top to bottom".
 """
@@ -51,13 +52,16 @@ Linearity = Literal["linear", "nonlinear"]
 Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
 Symmetry = Literal["symmetric", "left-skewed", "right-skewed"]
 
-LINEAR_R2 = 0.9
+LINEAR_R2 = 0.95
 NONLINEAR_R2 = 0.5
 MIN_POINTS = 5
 SKEWED = 0.3
 SYMMETRIC = 0.15
 CLUSTER_GAP = 2.0
 DOMINANT = 3.0
+SHAPE_PER_BIN = 10
+"""Fewer samples per non-empty bin than this and counting noise hides a histogram's shape."""
+MODES_PER_BIN = 20
 
 
 def linearity(
@@ -155,7 +159,13 @@ def symmetry(panel: dict[str, Any]) -> Symmetry | None:
     """The symmetry verdict for a histogram panel, or None where it is doubtful."""
     data = panel["data"]
     counts = data["counts"]
-    if not _linear_axes(panel) or len(data["samples"]) < 100 or sum(c > 0 for c in counts) < 5:
+    filled = sum(c > 0 for c in counts)
+    if (
+        not _linear_axes(panel)
+        or len(data["samples"]) < 100
+        or filled < 5
+        or len(data["samples"]) < SHAPE_PER_BIN * filled
+    ):
         return None
     truth = generating_symmetry(panel)
     drawn = drawn_skewness(counts, data["bin_edges"])
@@ -186,7 +196,13 @@ def n_modes(panel: dict[str, Any]) -> int | None:
         return None
     mixture = gaussian_mixture(panel.get("params", {}))
     counts = np.asarray(data["counts"], dtype=float)
-    if mixture is None or len(data["samples"]) < 200 or len(counts) < 10:
+    filled = int((counts > 0).sum())
+    if (
+        mixture is None
+        or len(data["samples"]) < 200
+        or len(counts) < 10
+        or len(data["samples"]) < MODES_PER_BIN * filled
+    ):
         return None
     means, stds, weights = (np.asarray(v) for v in mixture)
     edges = np.asarray(data["bin_edges"], dtype=float)
@@ -209,8 +225,11 @@ def cluster_centres(params: dict[str, Any]) -> list[tuple[float, float]] | None:
     return [(float(c[0]), float(c[1])) for c in centres]
 
 
-def n_clusters(panel: dict[str, Any]) -> int | None:
-    """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful."""
+def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
+    """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful.
+
+    ``aspect`` is the drawn panel's height / width in pixels: distances are judged as seen.
+    """
     if panel["kind"] != "scatter" or panel["distribution"] != "gmm":
         return None
     if not _linear_axes(panel):
@@ -222,8 +241,9 @@ def n_clusters(panel: dict[str, Any]) -> int | None:
     low, span = points.min(0), np.ptp(points, 0)
     if np.any(span == 0):
         return None
-    unit = (points - low) / span
-    c = (np.asarray(centres) - low) / span
+    shape = np.array([1.0, aspect])
+    unit = (points - low) / span * shape
+    c = (np.asarray(centres) - low) / span * shape
     nearest = np.argmin(((unit[:, None, :] - c[None, :, :]) ** 2).sum(-1), axis=1)
     radii = []
     for k in range(len(c)):

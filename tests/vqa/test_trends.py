@@ -154,3 +154,22 @@ def test_gradient_direction(gx: float, gy: float, expected: str | None) -> None:
 def test_gradient_direction_needs_a_colour_bar_and_a_clean_plane() -> None:
     assert trends.gradient_direction(plane(10, 1, colorbar=None)) is None
     assert trends.gradient_direction(plane(10, 1, noise=20.0)) is None
+
+
+def test_clusters_are_judged_in_the_panel_shape() -> None:
+    rng = np.random.default_rng(3)
+    panel = scatter_panel(
+        rng, distribution="gmm", n=90, centres=[[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]]
+    )
+    assert trends.n_clusters(panel, aspect=1.0) == 3
+    # squeezed into a wide, very short strip the two clusters stacked in y touch
+    assert trends.n_clusters(panel, aspect=0.03) is None
+
+
+def test_shape_needs_enough_samples_per_bin() -> None:
+    rng = np.random.default_rng(4)
+    crowded = histogram_panel(rng, distribution="linear", slope=1.0, n=400, bins=80)
+    assert len(crowded["data"]["samples"]) < trends.SHAPE_PER_BIN * 80
+    assert trends.symmetry(crowded) is None
+    sparse_modes = histogram_panel(rng, means=(0.0, 8.0), n=600, bins=60)
+    assert trends.n_modes(sparse_modes) is None
