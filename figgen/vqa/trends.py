@@ -8,7 +8,8 @@ coordinates (``in_log10_x``, ``log_y_mapped``), and they are what a reader sees.
 
 Linearity (a line series or a scatter panel), choices "linear" / "nonlinear":
     At least 5 finite points. "linear" when the generator was linear AND the least-squares
-    line through the drawn points has R^2 >= 0.95. "nonlinear" when the generator was not
+    line through the drawn points has R^2 >= 0.95 AND no point lies farther from it than 15%
+    of the points' y span (one wild point makes a reader doubt). "nonlinear" when the generator was not
     linear AND R^2 <= 0.5. Anything between is skipped.
 Trend (for same_trend): a panel whose every line/scatter passes the "linear" rule and whose
     fitted slopes all share one sign is "increasing" or "decreasing".
@@ -27,7 +28,7 @@ Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples, >= 
     drawn counts (3-bin moving average, same rule).
 Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres are in data
     units); with the drawn data range scaled to the panel's pixel shape, every point is
-    assigned to its nearest generating centre; each cluster must hold >= 5 points, and every
+    assigned to its nearest generating centre; each cluster must hold >= 10 points, and every
     two centres must be at least 2 x (r_i + r_j) apart, where r is a cluster's RMS radius (for
     round Gaussian clusters about 5.7 standard deviations, so their 2-sigma outlines do not
     touch). The answer is the number of components.
@@ -55,6 +56,8 @@ Symmetry = Literal["symmetric", "left-skewed", "right-skewed"]
 LINEAR_R2 = 0.95
 NONLINEAR_R2 = 0.5
 MIN_POINTS = 5
+MIN_CLUSTER_POINTS = 10
+MAX_RESIDUAL = 0.15
 SKEWED = 0.3
 SYMMETRIC = 0.15
 CLUSTER_GAP = 2.0
@@ -72,8 +75,10 @@ def linearity(
     keep = np.isfinite(xs) & np.isfinite(ys)
     if keep.sum() < MIN_POINTS:
         return None
-    _, _, r2 = linear_fit(xs[keep], ys[keep])
-    if distribution == "linear" and r2 >= LINEAR_R2:
+    slope, intercept, r2 = linear_fit(xs[keep], ys[keep])
+    residual = np.abs(ys[keep] - (slope * xs[keep] + intercept))
+    close = float(residual.max()) <= MAX_RESIDUAL * float(np.ptp(ys[keep]))
+    if distribution == "linear" and r2 >= LINEAR_R2 and close:
         return "linear"
     if distribution != "linear" and r2 <= NONLINEAR_R2:
         return "nonlinear"
@@ -248,7 +253,7 @@ def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
     radii = []
     for k in range(len(c)):
         members = unit[nearest == k]
-        if len(members) < MIN_POINTS:
+        if len(members) < MIN_CLUSTER_POINTS:
             return None
         radii.append(float(np.sqrt(((members - c[k]) ** 2).sum(1).mean())))
     for i in range(len(c)):

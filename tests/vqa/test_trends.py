@@ -173,3 +173,13 @@ def test_shape_needs_enough_samples_per_bin() -> None:
     assert trends.symmetry(crowded) is None
     sparse_modes = histogram_panel(rng, means=(0.0, 8.0), n=600, bins=60)
     assert trends.n_modes(sparse_modes) is None
+
+
+def test_one_wild_point_makes_a_line_doubtful() -> None:
+    x = list(range(12))
+    y = [3.0 * v for v in x]
+    y[1] += 8.0  # about 18% of the span off the fit; R^2 stays above 0.95
+    assert linear_fit(x, y)[2] >= trends.LINEAR_R2
+    assert trends.linearity(x, y, "linear", "linear", "linear") is None
+    y[1] -= 5.0  # about 7%: close enough
+    assert trends.linearity(x, y, "linear", "linear", "linear") == "linear"
