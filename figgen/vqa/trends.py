@@ -9,8 +9,8 @@ coordinates (``in_log10_x``, ``log_y_mapped``), and they are what a reader sees.
 Linearity (a line series or a scatter panel), choices "linear" / "nonlinear":
     At least 5 finite points. "linear" when the generator was linear AND the least-squares
     line through the drawn points has R^2 >= 0.95 AND no point lies farther from it than 15%
-    of the points' y span (one wild point makes a reader doubt). "nonlinear" when the generator was not
-    linear AND R^2 <= 0.5. Anything between is skipped.
+    of the points' y span (one wild point makes a reader doubt). "nonlinear" when the
+    generator was not linear AND R^2 <= 0.5. Anything between is skipped.
 Trend (for same_trend): a panel whose every line/scatter passes the "linear" rule and whose
     fitted slopes all share one sign is "increasing" or "decreasing".
 Symmetry (histogram), choices "symmetric" / "left-skewed" / "right-skewed":
