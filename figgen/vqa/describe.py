@@ -141,7 +141,8 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
     kind = panel["kind"]
     if kind in ("line", "scatter"):
         names = series_names(panel) if kind == "line" else ["the points"]
-        for (x, y), name in zip(trends.point_sets(panel), names, strict=True):
+        plural = kind == "scatter"
+        for i, ((x, y), name) in enumerate(zip(trends.point_sets(panel), names, strict=True)):
             verdict = trends.linearity(
                 x,
                 y,
@@ -151,20 +152,14 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
             )
             who = _cap(name) if name else "One line"
             if verdict == "linear":
-                slope = np.polyfit(np.asarray(x, float), np.asarray(y, float), 1)[0]
-                plural = kind == "scatter"
-                way = (
-                    ("rise" if plural else "rises")
-                    if slope > 0
-                    else ("fall" if plural else "falls")
-                )
+                trend = trends.series_trend(panel, i)
+                way = {
+                    "increasing": "rise" if plural else "rises",
+                    "decreasing": "fall" if plural else "falls",
+                }.get(trend or "", "follow" if plural else "follows")
                 out.append(f"{who} {way} along a straight line.")
             elif verdict == "nonlinear":
-                out.append(
-                    f"{who} do not follow a straight line."
-                    if kind == "scatter"
-                    else f"{who} does not follow a straight line."
-                )
+                out.append(f"{who} {'do' if plural else 'does'} not follow a straight line.")
     if kind == "histogram":
         shape = trends.symmetry(panel)
         if shape is not None:

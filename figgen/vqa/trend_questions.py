@@ -1,4 +1,4 @@
-"""Level 3 questions about one panel: linearity, symmetry, modes, clusters."""
+"""Level 3 questions about one panel: linearity, trend, symmetry, modes, clusters, gradient."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from figgen.vqa.context import FigureContext
 from figgen.vqa.series import series_names
 
 LINEARITY_CHOICES = ["linear", "nonlinear"]
+TREND_CHOICES = ["increasing", "decreasing"]
 SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
@@ -45,6 +46,21 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 choices=list(LINEARITY_CHOICES),
                 evidence=evidence,
             )
+            trend = trends.series_trend(panel, s)
+            if trend is not None:
+                ctx.add(
+                    level=3,
+                    scope="panel",
+                    family="trend",
+                    panel=panel,
+                    question=f"in {loc}, as x increases, do {name} show an increasing or a "
+                    "decreasing trend?",
+                    answer=trend,
+                    answer_type="choice",
+                    metric="exact",
+                    choices=list(TREND_CHOICES),
+                    evidence=evidence,
+                )
     if kind == "histogram":
         bars = ctx.element_ids(index, "bar")
         shape = trends.symmetry(panel)

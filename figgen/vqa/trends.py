@@ -11,8 +11,9 @@ Linearity (a line series or a scatter panel), choices "linear" / "nonlinear":
     line through the drawn points has R^2 >= 0.95 AND no point lies farther from it than 15%
     of the points' y span (one wild point makes a reader doubt). "nonlinear" when the
     generator was not linear AND R^2 <= 0.5. Anything between is skipped.
-Trend (for same_trend): a panel whose every line/scatter passes the "linear" rule and whose
-    fitted slopes all share one sign is "increasing" or "decreasing".
+Trend (a line series or a scatter panel, and same_trend across panels): a point set that
+    passes the "linear" rule is "increasing" or "decreasing" by the sign of its generating slope,
+    which the drawn fit must share; a panel has a trend when all its point sets share one.
 Symmetry (histogram), choices "symmetric" / "left-skewed" / "right-skewed":
     Both axes linear, >= 100 samples, >= 5 non-empty bins and >= 10 samples per non-empty
     bin (fewer and counting noise hides the shape). The skewness of the drawn bars
@@ -50,6 +51,7 @@ import numpy as np
 from figgen.vqa.measures import count_peaks, display, linear_fit
 
 Linearity = Literal["linear", "nonlinear"]
+Trend = Literal["increasing", "decreasing"]
 Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
 Symmetry = Literal["symmetric", "left-skewed", "right-skewed"]
 
@@ -105,26 +107,38 @@ def display_fit(
     return linear_fit(xs[keep], ys[keep])
 
 
-def panel_trend(panel: dict[str, Any]) -> Literal["increasing", "decreasing"] | None:
+def _generating_slope(panel: dict[str, Any], index: int) -> float | None:
+    params = panel.get("params", {})
+    if panel["kind"] == "line":
+        series = params.get("series") or []
+        params = series[index] if index < len(series) else {}
+    slope = params.get("slope")
+    return float(slope) if slope is not None else None
+
+
+def series_trend(panel: dict[str, Any], index: int) -> Trend | None:
+    """Whether point set ``index`` of a panel rises or falls, where it is clearly linear.
+
+    The direction is the sign of the generating slope (a log axis keeps it: the generator maps
+    values onto decades monotonically) and must match the fit of the drawn points.
+    """
+    x, y = point_sets(panel)[index]
+    xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
+    if linearity(x, y, panel["distribution"], xscale, yscale) != "linear":
+        return None
+    slope = _generating_slope(panel, index)
+    drawn = display_fit(panel, x, y)[0]
+    if slope is None or slope == 0 or (slope > 0) != (drawn > 0):
+        return None
+    return "increasing" if slope > 0 else "decreasing"
+
+
+def panel_trend(panel: dict[str, Any]) -> Trend | None:
     """The common direction of every linear relation in a line or scatter panel, or None."""
-    sets = point_sets(panel)
-    if not sets:
+    directions = {series_trend(panel, i) for i in range(len(point_sets(panel)))}
+    if len(directions) != 1:
         return None
-    signs = set()
-    for x, y in sets:
-        verdict = linearity(
-            x,
-            y,
-            panel["distribution"],
-            panel.get("xscale", "linear"),
-            panel.get("yscale", "linear"),
-        )
-        if verdict != "linear":
-            return None
-        signs.add(display_fit(panel, x, y)[0] > 0)
-    if len(signs) != 1:
-        return None
-    return "increasing" if signs.pop() else "decreasing"
+    return directions.pop()
 
 
 def _linear_axes(panel: dict[str, Any]) -> bool:

@@ -181,6 +181,7 @@ def test_same_trend_pairs_panels_with_clear_slopes() -> None:
     up = scatter_panel(rng)
     down = scatter_panel(rng)
     down["data"]["y"] = [-v for v in down["data"]["y"]]
+    down["params"]["slope"] = -down["params"]["slope"]
     cloud = scatter_panel(rng, distribution="random")
     up2 = scatter_panel(rng)
     record = make_record([up, down, cloud, up2], 2, 2)
@@ -247,3 +248,19 @@ def test_histogram_count_errors_lie_along_the_bars() -> None:
     assert [i.answer for i in family(items, "error_bars")] == ["y only", "x only", "none"]
     (_, horizontal_count, _) = family(items, "max_count")
     assert "read on the x axis" in horizontal_count.question
+
+
+def test_trend_follows_the_generating_slope_and_the_drawing(
+    record: dict[str, Any], items: list[QAItem]
+) -> None:
+    trends_asked = family(items, "trend")
+    assert len(trends_asked) >= 3  # two lines and the linear scatter
+    for item in trends_asked:
+        panel = panel_of(record, item)
+        data = series_of(panel, item) if panel["kind"] == "line" else panel["data"]
+        slope = np.polyfit(data["x"], data["y"], 1)[0]
+        assert item.answer == ("increasing" if slope > 0 else "decreasing")
+    rng = np.random.default_rng(5)
+    contrary = scatter_panel(rng)
+    contrary["params"]["slope"] = -3.0  # the drawing rises: the record contradicts itself
+    assert family(questions_for_record(make_record([contrary], 1, 1)), "trend") == []
