@@ -167,6 +167,9 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
         modes = trends.n_modes(panel)
         if modes is not None:
             out.append(f"It has {_count(modes, 'peak')}.")
+    peaks = trends.n_peaks(panel) if kind == "contour" else None
+    if peaks is not None:
+        out.append(f"The field has {_count(peaks, 'separate peak')}.")
     direction = trends.gradient_direction(panel) if kind == "contour" else None
     if direction is not None:
         out.append(f"The values increase from {direction}.")

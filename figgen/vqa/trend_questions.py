@@ -108,6 +108,20 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 evidence=ctx.element_ids(index, "point"),
             )
     if kind == "contour":
+        peaks = trends.n_peaks(panel)
+        if peaks is not None:
+            ctx.add(
+                level=3,
+                scope="panel",
+                family="n_peaks",
+                panel=panel,
+                question=f"how many separate peaks (local maxima of the contoured quantity) "
+                f"does {loc} show? Use the colour bar to tell high values from low ones.",
+                answer=peaks,
+                answer_type="integer",
+                metric="exact",
+                evidence=ctx.element_ids(index, "colorbar", "contour_level", "contour_band"),
+            )
         direction = trends.gradient_direction(panel)
         if direction is not None:
             ctx.add(

@@ -25,8 +25,9 @@ Symmetry (histogram), choices "symmetric" / "left-skewed" / "right-skewed":
 Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples, >= 10 bins and
     >= 20 samples per non-empty bin; the peaks of the mixture density over the drawn bin
     range, counted by :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the
-    tallest and dip to 75% of its height before any taller one), must equal the peaks of the
-    drawn counts (3-bin moving average, same rule).
+    tallest and dip to 75% of its height before any taller one), must not change when the dip
+    is 95% or the floor 20%, and must equal the peaks of the drawn counts (3-bin moving
+    average, 75% / 10% rule).
 Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres are in data
     units); with the drawn data range scaled to the panel's pixel shape, every point is
     assigned to its nearest generating centre; each cluster must hold >= 10 points, and every
@@ -39,6 +40,11 @@ Gradient direction (contour of a plane, ``linear``): a colour bar must be drawn 
     square coordinates) must have R^2 >= 0.95 and the same dominant component and sign. The
     answer names where the values increase: "left to right", "right to left", "bottom to top"
     or "top to bottom".
+Peaks (contour of Gaussian bumps, ``gmm``): a colour bar must be drawn and both axes linear.
+    The separate maxima of the generating field (same dip / floor rule as modes, along the
+    straight path to every taller maximum, stable under the same variations) must equal those
+    of the drawn field after a 3x3 mean, where a lower maximum also needs a drawn contour level
+    between its saddle and its top (else it reads as a shoulder).
 """
 
 from __future__ import annotations
@@ -67,6 +73,9 @@ DOMINANT = 3.0
 SHAPE_PER_BIN = 10
 """Fewer samples per non-empty bin than this and counting noise hides a histogram's shape."""
 MODES_PER_BIN = 20
+STABLE_PEAK_RULES = ((0.75, 0.1), (0.95, 0.1), (0.75, 0.2))
+"""(dip, floor) pairs that must all give the same peak count of the generating density: a count
+that changes with how deep a dip or how tall a peak must be is not visually unambiguous."""
 
 
 def linearity(
@@ -231,7 +240,10 @@ def n_modes(panel: dict[str, Any]) -> int | None:
         / stds[:, None]
         * np.exp(-0.5 * ((grid[None, :] - means[:, None]) / stds[:, None]) ** 2)
     ).sum(0)
-    truth = count_peaks(density)
+    verdicts = {count_peaks(density, dip=dip, floor=floor) for dip, floor in STABLE_PEAK_RULES}
+    if len(verdicts) != 1:
+        return None
+    truth = verdicts.pop()
     smoothed = np.convolve(np.pad(counts, 1, mode="edge"), np.ones(3) / 3, mode="valid")
     return truth if count_peaks(smoothed) == truth else None
 
@@ -315,3 +327,100 @@ def gradient_direction(panel: dict[str, Any]) -> Direction | None:
     if truth is None or r2 < LINEAR_R2 or _direction(coef[0], coef[1]) != truth:
         return None
     return truth
+
+
+def _field_peaks(
+    field: np.ndarray,
+    *,
+    dip: float = 0.75,
+    floor: float = 0.1,
+    levels: Sequence[float] | None = None,
+) -> int:
+    """Separate local maxima of a 2-D field, judged like :func:`count_peaks`.
+
+    Heights are taken above the field's minimum. A maximum counts when it reaches ``floor`` of
+    the tallest and, on the straight path to every taller maximum, the field dips below ``dip``
+    times its height. With ``levels`` (the drawn contour levels, in field units) a lower maximum
+    also needs a level between its highest such dip and its top: otherwise no contour closes
+    around it alone and the eye sees a shoulder, not a peak.
+    """
+    base = float(field.min())
+    h = field - base
+    top = float(h.max())
+    if top <= 0:
+        return 0
+    padded = np.pad(h, 1, mode="constant", constant_values=-np.inf)
+    rows, cols = h.shape
+    neighbours = np.stack(
+        [
+            padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0)
+        ]
+    )
+    # >= keeps plateaus (a peak between grid points shows as two equal values); the tie-break
+    # below then merges them, since the path between them never dips
+    peaks = np.argwhere((h >= neighbours.max(0)) & (h >= floor * top))
+    t = np.linspace(0, 1, 64)
+    count = 0
+    for r, c in peaks:
+        height = h[r, c]
+        saddle = -np.inf
+        for r2, c2 in peaks:
+            taller = h[r2, c2] > height or (h[r2, c2] == height and (r2, c2) < (r, c))
+            if not taller:
+                continue
+            path = h[np.round(r + t * (r2 - r)).astype(int), np.round(c + t * (c2 - c)).astype(int)]
+            saddle = max(saddle, float(path.min()))
+        if saddle >= dip * height:
+            continue
+        if (
+            levels is not None
+            and np.isfinite(saddle)
+            and not any(saddle + base < level < height + base for level in levels)
+        ):
+            continue
+        count += 1
+    return count
+
+
+def _box_smooth(z: np.ndarray) -> np.ndarray:
+    padded = np.pad(z, 1, mode="edge")
+    rows, cols = z.shape
+    return sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3)) / 9
+
+
+def n_peaks(panel: dict[str, Any]) -> int | None:
+    """Separate peaks of a Gaussian-bump contour field, or None where doubtful.
+
+    Needs a colour bar (to tell peaks from troughs) and linear axes. The generating bumps
+    (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
+    true count; the drawn field, lightly smoothed (3x3 mean), must show the same count.
+    """
+    params, style = panel.get("params", {}), panel.get("style", {})
+    if (
+        panel["kind"] != "contour"
+        or panel["distribution"] != "gmm"
+        or not style.get("colorbar")
+        or not _linear_axes(panel)
+    ):
+        return None
+    centres, widths = params.get("centres_unit"), params.get("widths_unit")
+    amplitudes = params.get("amplitudes")
+    if not centres or not widths or not amplitudes:
+        return None
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    rows, cols = z.shape
+    u, v = np.meshgrid(np.linspace(0, 1, cols), np.linspace(0, 1, rows))
+    clean = sum(
+        a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
+        for a, c, w in zip(amplitudes, centres, widths, strict=True)
+    )
+    field = np.asarray(clean, dtype=float)
+    verdicts = {_field_peaks(field, dip=dip, floor=floor) for dip, floor in STABLE_PEAK_RULES}
+    if len(verdicts) != 1:
+        return None
+    truth = verdicts.pop()
+    drawn = _field_peaks(_box_smooth(z), levels=panel["data"].get("levels") or [])
+    return truth if truth and drawn == truth else None

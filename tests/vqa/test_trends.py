@@ -183,3 +183,39 @@ def test_one_wild_point_makes_a_line_doubtful() -> None:
     assert trends.linearity(x, y, "linear", "linear", "linear") is None
     y[1] -= 5.0  # about 7%: close enough
     assert trends.linearity(x, y, "linear", "linear", "linear") == "linear"
+
+
+def bumps(
+    centres: list[list[float]], *, levels: list[float] | None = None, colorbar: str | None = "right"
+) -> dict:
+    rng = np.random.default_rng(2)
+    panel = contour_panel(rng, colorbar=colorbar)
+    rows, cols = 40, 50
+    u, v = np.meshgrid(np.linspace(0, 1, cols), np.linspace(0, 1, rows))
+    widths = [[0.08, 0.08]] * len(centres)
+    amps = [1.0 - 0.2 * k for k in range(len(centres))]
+    z = sum(
+        a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
+        for a, c, w in zip(amps, centres, widths, strict=True)
+    )
+    panel["data"].update(
+        x=np.linspace(0, 5, cols).tolist(),
+        y=np.linspace(0, 4, rows).tolist(),
+        z=z.tolist(),
+        levels=levels or [0.1, 0.3, 0.5, 0.7, 0.9],
+    )
+    panel["params"] = {"centres_unit": centres, "widths_unit": widths, "amplitudes": amps}
+    return panel
+
+
+def test_contour_peaks() -> None:
+    far = bumps([[0.2, 0.3], [0.75, 0.7]])
+    z = np.array(far["data"]["z"])
+    # independent view: the two bump centres are the two highest local maxima of the grid
+    assert z[12, 10] > z[20, 25] and z[27, 37] > z[20, 25]
+    assert trends.n_peaks(far) == 2
+    assert trends.n_peaks(bumps([[0.5, 0.5]])) == 1
+    assert trends.n_peaks(bumps([[0.45, 0.5], [0.55, 0.5]])) == 1  # merged: one hill
+    assert trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], colorbar=None)) is None
+    # no drawn level between the lower bump's top (0.8) and its saddle (~0): no closed contour
+    assert trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], levels=[0.85, 0.95])) is None
