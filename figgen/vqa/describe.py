@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from figgen.vqa import trends
+from figgen.vqa import contour_trends, trends
 from figgen.vqa.context import KIND_NOUN, KINDS, FigureContext
 from figgen.vqa.series import series_colors, series_names
 from figgen.vqa.value_questions import contour_mean_y
@@ -167,10 +167,10 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
         modes = trends.n_modes(panel)
         if modes is not None:
             out.append(f"It has {_count(modes, 'peak')}.")
-    peaks = trends.n_peaks(panel) if kind == "contour" else None
+    peaks = contour_trends.n_peaks(panel) if kind == "contour" else None
     if peaks is not None:
         out.append(f"The field has {_count(peaks, 'separate peak')}.")
-    direction = trends.gradient_direction(panel) if kind == "contour" else None
+    direction = contour_trends.gradient_direction(panel) if kind == "contour" else None
     if direction is not None:
         out.append(f"The values increase from {direction}.")
     clusters = trends.n_clusters(panel, ctx.panel_aspect(panel)) if kind == "scatter" else None

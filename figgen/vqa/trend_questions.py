@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from figgen.vqa import trends
+from figgen.vqa import contour_trends, trends
 from figgen.vqa.context import FigureContext
 from figgen.vqa.series import series_names
 
@@ -108,7 +108,7 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 evidence=ctx.element_ids(index, "point"),
             )
     if kind == "contour":
-        peaks = trends.n_peaks(panel)
+        peaks = contour_trends.n_peaks(panel)
         if peaks is not None:
             ctx.add(
                 level=3,
@@ -122,7 +122,7 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 metric="exact",
                 evidence=ctx.element_ids(index, "colorbar", "contour_level", "contour_band"),
             )
-        direction = trends.gradient_direction(panel)
+        direction = contour_trends.gradient_direction(panel)
         if direction is not None:
             ctx.add(
                 level=3,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from records import contour_panel, histogram_panel, make_record, scatter_panel
 
-from figgen.vqa import questions_for_record, trends
+from figgen.vqa import contour_trends, questions_for_record, trends
 from figgen.vqa.measures import count_peaks, linear_fit, skewness
 
 
@@ -148,12 +148,12 @@ def test_gradient_direction(gx: float, gy: float, expected: str | None) -> None:
         assert abs(right) > 3 * abs(top) and (right > 0) == (expected == "left to right")
     elif expected is not None:
         assert abs(top) > 3 * abs(right) and (top > 0) == (expected == "bottom to top")
-    assert trends.gradient_direction(panel) == expected
+    assert contour_trends.gradient_direction(panel) == expected
 
 
 def test_gradient_direction_needs_a_colour_bar_and_a_clean_plane() -> None:
-    assert trends.gradient_direction(plane(10, 1, colorbar=None)) is None
-    assert trends.gradient_direction(plane(10, 1, noise=20.0)) is None
+    assert contour_trends.gradient_direction(plane(10, 1, colorbar=None)) is None
+    assert contour_trends.gradient_direction(plane(10, 1, noise=20.0)) is None
 
 
 def test_clusters_are_judged_in_the_panel_shape() -> None:
@@ -213,9 +213,9 @@ def test_contour_peaks() -> None:
     z = np.array(far["data"]["z"])
     # independent view: the two bump centres are the two highest local maxima of the grid
     assert z[12, 10] > z[20, 25] and z[27, 37] > z[20, 25]
-    assert trends.n_peaks(far) == 2
-    assert trends.n_peaks(bumps([[0.5, 0.5]])) == 1
-    assert trends.n_peaks(bumps([[0.45, 0.5], [0.55, 0.5]])) == 1  # merged: one hill
-    assert trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], colorbar=None)) is None
+    assert contour_trends.n_peaks(far) == 2
+    assert contour_trends.n_peaks(bumps([[0.5, 0.5]])) == 1
+    assert contour_trends.n_peaks(bumps([[0.45, 0.5], [0.55, 0.5]])) == 1  # merged: one hill
+    assert contour_trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], colorbar=None)) is None
     # no drawn level between the lower bump's top (0.8) and its saddle (~0): no closed contour
-    assert trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], levels=[0.85, 0.95])) is None
+    assert contour_trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], levels=[0.85, 0.95])) is None
