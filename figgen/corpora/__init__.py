@@ -1,4 +1,4 @@
-"""Word and formula lists from arXiv text, shipped as package data, and the code that builds them."""
+"""Word and formula lists from arXiv text, shipped as package data, and their builder."""
 
 from figgen.corpora.lists import formula_counts, formulas, provenance, word_counts, words
 

@@ -87,7 +87,7 @@ def build_corpora(
 
 
 def word_list(corpus: Corpus, *, n_words: int) -> tuple[list[str], list[tuple[str, int]]]:
-    """The header and entries of the word list: titles and abstracts, each source weighted equally."""
+    """The header and entries of the word list; every source of abstracts weighs the same."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     stop_words = frozenset(ENGLISH_STOP_WORDS) | EXTRA_STOP_WORDS
@@ -123,7 +123,8 @@ def word_list(corpus: Corpus, *, n_words: int) -> tuple[list[str], list[tuple[st
         "  sources, so one paper's coinage in a small source does not make the list",
         "  full-text paragraphs are not a word source: the list is of titles and abstracts",
         "tokens: math ($...$), URLs and LaTeX commands removed; lowercase ASCII letter runs,",
-        f"  internal hyphens allowed, at least {MIN_WORD_CHARS} letters; chunks with digits skipped",
+        f"  internal hyphens allowed, at least {MIN_WORD_CHARS} letters; chunks with digits "
+        "skipped",
         f"stop words: scikit-learn ENGLISH_STOP_WORDS ({len(ENGLISH_STOP_WORDS)}) plus figgen's "
         f"{len(EXTRA_STOP_WORDS)}:",
         *_wrapped(sorted(EXTRA_STOP_WORDS)),

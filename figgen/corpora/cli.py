@@ -30,7 +30,7 @@ def build(
         int, typer.Option(min=1, help="Longest formula source kept, in characters.")
     ] = 40,
 ) -> None:
-    """Write OUT/words.txt (top content words) and OUT/formulas.txt (inline math mathtext parses)."""
+    """Write OUT/words.txt (top content words) and OUT/formulas.txt (inline math)."""
     from figgen.corpora.build import build_corpora
 
     summary = build_corpora(

@@ -1,4 +1,4 @@
-"""Check a formula snippet against matplotlib's mathtext: parse it, then draw it in every fontset."""
+"""Check a formula snippet with matplotlib's mathtext: parse it, then draw it in every fontset."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ EXTRA_STOP_WORDS: frozenset[str] = frozenset(
         "proposed", "proposes", "results", "result", "approach", "approaches", "method",
         "methods", "present", "presented", "presents", "study", "studies", "studied", "work",
         "new", "novel", "introduce", "introduced", "demonstrate", "consider", "obtained",
-        "obtain", "given", "provide", "provides", "paper", "existing", "respectively", "via",
+        "obtain", "given", "provide", "provides", "existing", "respectively", "via",
         "able", "including", "furthermore", "moreover", "recently", "recent", "various",
         "different", "significantly", "particular", "widely", "achieve", "achieves",
         "approx", "et", "al", "i.e", "e.g", "etc", "cf",
@@ -29,7 +29,7 @@ LATEX_REMNANTS: frozenset[str] = frozenset(
         "mathrm", "mathbf", "mathcal", "mathbb", "mathit", "mathsf", "mathtt", "mathfrak",
         "frac", "sqrt", "emph", "textit", "textbf", "textrm", "texttt", "eqref", "cdot",
         "ldots", "cdots", "varepsilon", "varphi", "infty", "hbox", "mbox", "overline", "leq",
-        "geq", "neq", "ddot", "textsc", "textsf", "mathsf", "operatorname",
+        "geq", "neq", "ddot", "textsc", "textsf", "operatorname",
     }
 )  # fmt: skip
 """Command names that survive in prose where a backslash or a ``$`` was lost."""
