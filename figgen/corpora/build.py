@@ -109,11 +109,11 @@ def word_list(corpus: Corpus, *, n_words: int) -> tuple[list[str], list[tuple[st
     ]
     for name in sorted(sources):
         source = sources[name]
-        header.append(
-            f"  {name}: {source.records} records, {source.tokens} content tokens; dropped "
-            f"{source.stop_words} stop words, {source.short} shorter than {MIN_WORD_CHARS} "
-            f"letters, {source.latex_remnants} LaTeX remnants"
-        )
+        header += [
+            f"  {name}: {source.records} records, {source.tokens} content tokens; dropped",
+            f"    {source.stop_words} stop words, {source.short} shorter than {MIN_WORD_CHARS} "
+            f"letters, {source.latex_remnants} LaTeX remnants",
+        ]
     header += [
         "weighting: every source weighs the same however many records it has, so a large",
         "  sample of one field does not crowd out the others;",
@@ -192,11 +192,11 @@ def formula_list(
         f"  too_long (over {max_chars} characters after whitespace is normalized), prose (two or",
         "  more plain words outside braces), fragment (starts with _ or ^, or has no letter or",
         "  digit), plain_number, mathtext_parse (matplotlib's mathtext cannot parse it),",
-        "  mathtext_render (drawing it in an Agg figure errs or warns in any of the fontsets "
-        f"{', '.join(MATHTEXT_FONTSETS)})",
-        "TeX spellings mathtext lacks, rewritten before the mathtext checks: "
-        + ", ".join(f"\\{name} -> {target}" for name, target in TEX_ALIASES.items()),
-        f"  ({tally.aliased} occurrences rewritten)",
+        "  mathtext_render (drawing it in an Agg figure errs or warns in any of the fontsets",
+        f"  {', '.join(MATHTEXT_FONTSETS)})",
+        f"TeX spellings mathtext lacks, rewritten before the mathtext checks ({tally.aliased} "
+        "occurrences):",
+        *_wrapped([f"\\{name} -> {target}" for name, target in TEX_ALIASES.items()]),
         f"math spans seen: {tally.seen}; passed the text checks: {len(ranked)} distinct "
         f"({tally.kept.total()} occurrences)",
         "dropped occurrences by reason:",

@@ -33,7 +33,7 @@ def format_list(header: Iterable[str], entries: Sequence[tuple[str, int]]) -> st
         if not item or item != item.strip() or any(char in item for char in "\t\r\n"):
             raise ValueError(f"list item {item!r} cannot be written on one line")
         lines.append(f"{count}\t{item}")
-    return "\n".join(lines) + "\n"
+    return "".join(f"{line}\n" for line in lines)
 
 
 def parse_list(text: str) -> CountedList:
@@ -45,6 +45,8 @@ def parse_list(text: str) -> CountedList:
     header: list[str] = []
     entries: list[tuple[str, int]] = []
     for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
         if line.startswith("#"):
             header.append(line[2:] if line.startswith("# ") else line[1:])
             continue

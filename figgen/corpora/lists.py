@@ -20,11 +20,13 @@ def _load(name: str) -> CountedList:
     return parse_list(text)
 
 
+@cache
 def words() -> tuple[str, ...]:
     """The content words of arXiv titles and abstracts, most frequent first."""
     return _load(WORDS_RESOURCE).items
 
 
+@cache
 def formulas() -> tuple[str, ...]:
     """Inline math from arXiv text, without ``$``, most used first; wrap in ``$...$`` to draw."""
     return _load(FORMULAS_RESOURCE).items

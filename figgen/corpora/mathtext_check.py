@@ -68,11 +68,12 @@ class MathtextChecker:
     counts as a failure here) and layout errors raised only at draw time.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fontsets: tuple[str, ...] = MATHTEXT_FONTSETS) -> None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
         from matplotlib.mathtext import MathTextParser
 
+        self._fontsets = fontsets
         self._parser = MathTextParser("path")
         self._figure = Figure(figsize=(4.0, 1.0), dpi=72)
         self._canvas = FigureCanvasAgg(self._figure)
@@ -84,14 +85,14 @@ class MathtextChecker:
             return parses(snippet, self._parser)
 
     def draws(self, snippet: str) -> bool:
-        """True when ``$snippet$`` draws in every mathtext fontset without error or warning.
+        """True when ``$snippet$`` draws in each of the checker's fontsets without error or warning.
 
         Warnings count both as :mod:`warnings` and as WARNING records of matplotlib's mathtext
         logger, which is how it reports a glyph it substitutes with a dummy box.
         """
         self._text.set_text(f"${snippet}$")
         with _mathtext_log_captured() as complaints:
-            for fontset in MATHTEXT_FONTSETS:
+            for fontset in self._fontsets:
                 self._text.set_math_fontfamily(fontset)
                 try:
                     with warnings.catch_warnings():
