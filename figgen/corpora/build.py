@@ -39,6 +39,26 @@ MAX_FORMULAS = 1000
 
 
 @dataclass(frozen=True)
+class WordList:
+    """The word list ready to write: header lines and ``(word, count)`` entries."""
+
+    header: list[str]
+    entries: list[tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class FormulaList:
+    """The formula list ready to write, with what the checks dropped."""
+
+    header: list[str]
+    entries: list[tuple[str, int]]
+    drops: dict[DropReason, int]
+    """Dropped snippet occurrences by reason."""
+    over_cap: int
+    """Distinct good formulas left out because the list was full."""
+
+
+@dataclass(frozen=True)
 class BuildSummary:
     """What a build wrote and what it dropped."""
 
@@ -66,28 +86,26 @@ def build_corpora(
         FiggenError: a source file is missing, unreadable or malformed.
     """
     corpus = read_sources(paths)
-    words_header, words = word_list(corpus, n_words=n_words)
-    formulas_header, formulas, drops, over_cap = formula_list(
-        corpus, max_formulas=max_formulas, max_chars=max_formula_chars
-    )
+    words = word_list(corpus, n_words=n_words)
+    formulas = formula_list(corpus, max_formulas=max_formulas, max_chars=max_formula_chars)
     words_path = out_dir / WORDS_FILE
     formulas_path = out_dir / FORMULAS_FILE
-    write_text_atomic(words_path, format_list(words_header, words))
-    write_text_atomic(formulas_path, format_list(formulas_header, formulas))
+    write_text_atomic(words_path, format_list(words.header, words.entries))
+    write_text_atomic(formulas_path, format_list(formulas.header, formulas.entries))
     logger.info("wrote %d words to %s and %d formulas to %s",
-                len(words), words_path, len(formulas), formulas_path)  # fmt: skip
+                len(words.entries), words_path, len(formulas.entries), formulas_path)  # fmt: skip
     return BuildSummary(
         words_path=words_path,
         formulas_path=formulas_path,
-        words=len(words),
-        formulas=len(formulas),
-        formula_drops=drops,
-        over_cap=over_cap,
+        words=len(words.entries),
+        formulas=len(formulas.entries),
+        formula_drops=formulas.drops,
+        over_cap=formulas.over_cap,
     )
 
 
-def word_list(corpus: Corpus, *, n_words: int) -> tuple[list[str], list[tuple[str, int]]]:
-    """The header and entries of the word list; every source of abstracts weighs the same."""
+def word_list(corpus: Corpus, *, n_words: int) -> WordList:
+    """The ``n_words`` most frequent content words; every source of abstracts weighs the same."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     stop_words = frozenset(ENGLISH_STOP_WORDS) | EXTRA_STOP_WORDS
@@ -132,13 +150,11 @@ def word_list(corpus: Corpus, *, n_words: int) -> tuple[list[str], list[tuple[st
         *_wrapped(sorted(LATEX_REMNANTS)),
         "format: <count>\\t<word>, sorted by count descending then word",
     ]
-    return header, entries
+    return WordList(header=header, entries=entries)
 
 
-def formula_list(
-    corpus: Corpus, *, max_formulas: int, max_chars: int
-) -> tuple[list[str], list[tuple[str, int]], dict[DropReason, int], int]:
-    """The header and entries of the formula list, the drop counts and the distinct over-cap count.
+def formula_list(corpus: Corpus, *, max_formulas: int, max_chars: int) -> FormulaList:
+    """Up to ``max_formulas`` inline math snippets that mathtext parses and draws.
 
     Snippets that pass the text checks are ranked by the number of documents that use them,
     then by occurrences, then by the SHA-256 of the formula (a fixed pseudo-random order);
@@ -212,7 +228,7 @@ def formula_list(
         "  the formula; sorted by count descending then formula",
     ]
     entries = [(snippet, tally.documents[snippet]) for snippet in kept]
-    return header, entries, drop_counts, len(over_cap)
+    return FormulaList(header=header, entries=entries, drops=drop_counts, over_cap=len(over_cap))
 
 
 def _file_lines(corpus: Corpus) -> list[str]:

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 DropReason = Literal[
     "unpaired_delimiters",
@@ -25,7 +25,7 @@ DropReason = Literal[
 ]
 """Why a snippet was not kept; the first failing check in this order names it."""
 
-DROP_REASONS: tuple[DropReason, ...] = DropReason.__args__  # type: ignore[attr-defined]
+DROP_REASONS: tuple[DropReason, ...] = get_args(DropReason)
 
 TEX_ALIASES: dict[str, str] = {
     "le": r"\leq",
@@ -61,7 +61,7 @@ _PLAIN_WORD = re.compile(r"[A-Za-z]{3,}")
 _ALPHANUMERIC = re.compile(r"[A-Za-z0-9]")
 _PLAIN_NUMBER = re.compile(r"[\d.,\s]+")
 _SPACE_RUN = re.compile(r"\s+")
-_SPACE_BEFORE = re.compile(r" (?=[_^{}()\[\],])")
+_SPACE_BEFORE = re.compile(r"(?<!\\) (?=[_^{}()\[\],])")  # not the control space "\ "
 _SPACE_AFTER = re.compile(r"(?<=[_^{(\[]) ")
 _EDGE_SPACING = re.compile(
     r"^(?:\\[,;:! ]|\\q?quad(?![A-Za-z])|~| )+|(?:\\[,;:! ]|\\q?quad|~| |(?<!\\)[,.;])+$"

@@ -64,6 +64,7 @@ def test_find_math_spans_come_from_the_text(text: str) -> None:
         (r"f(x) .", "f(x)"),
         ("a \n  b", "a b"),
         (r"\alpha \beta", r"\alpha \beta"),  # the space ends a command name: it must stay
+        (r"a\ (b)", r"a\ (b)"),  # a control space is not whitespace
     ],
 )
 def test_normalize_snippet(source: str, normalized: str) -> None:
