@@ -6,12 +6,18 @@ from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colorbar import Colorbar
 
+from figgen.kinds.ticks import FittingLocator
 from figgen.spec import FigureStyle
 
 
 def add_colorbar(
-    ax: Axes, mappable: ScalarMappable, location: str | None, label: str | None,
+    ax: Axes,
+    mappable: ScalarMappable,
+    location: str | None,
+    label: str | None,
     style: FigureStyle,
+    *,
+    nbins: int | None = None,
 ) -> Colorbar | None:
     if location is None:
         return None
@@ -19,6 +25,7 @@ def add_colorbar(
     assert fig is not None
     cbar = fig.colorbar(mappable, ax=ax, location=location, fraction=0.08, pad=0.03)
     cbar.ax.tick_params(labelsize=style.sizes.colorbar)
+    cbar.locator = FittingLocator(style.sizes.colorbar, ax.figure.dpi, nbins=nbins)
     if label:
         cbar.set_label(label, fontsize=style.sizes.colorbar)
     return cbar

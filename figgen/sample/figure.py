@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from figgen.config import FigureConfig
 from figgen.kinds import KINDS
 from figgen.record import figure_id
@@ -13,7 +15,11 @@ from figgen.spec import FigureSpec, PanelSpec
 
 
 def sample_figure(
-    cfg: FigureConfig, seed: int, index: int, *, attempt: int = 0,
+    cfg: FigureConfig,
+    seed: int,
+    index: int,
+    *,
+    attempt: int = 0,
     vocab: Vocabulary | None = None,
 ) -> FigureSpec:
     """The spec of figure ``index`` of a build with ``seed``.
@@ -31,16 +37,81 @@ def sample_figure(
         kind = choose(rng, cfg.kinds)
         distribution = choose(rng, cfg.distributions.weights)
         sampled = KINDS[kind].sample(rng, cfg, distribution, dark=style.dark, vocab=vocab)
-        panels.append(PanelSpec(
-            index=i, row=i // layout.cols, col=i % layout.cols, kind=kind,  # type: ignore[arg-type]
-            distribution=distribution,  # type: ignore[arg-type]
-            params=sampled.params, data=sampled.data,
-            title=maybe_title(rng, vocab, cfg.text),
-            xlabel=maybe_label(rng, vocab, cfg.text),
-            ylabel=maybe_label(rng, vocab, cfg.text),
-            xscale=sampled.xscale, yscale=sampled.yscale,  # type: ignore[arg-type]
-            style=sampled.style,
-        ))
-    return FigureSpec(id=figure_id(index), seed=seed, index=index, width_in=width,
-                      height_in=height, dpi=dpi, layout=layout, style=style, panels=panels,
-                      panel_aspect=aspect, attempt=attempt)
+        panels.append(
+            PanelSpec(
+                index=i,
+                row=i // layout.cols,
+                col=i % layout.cols,
+                kind=kind,  # type: ignore[arg-type]
+                distribution=distribution,  # type: ignore[arg-type]
+                params=sampled.params,
+                data=sampled.data,
+                title=maybe_title(rng, vocab, cfg.text),
+                xlabel=maybe_label(rng, vocab, cfg.text),
+                ylabel=maybe_label(rng, vocab, cfg.text),
+                xscale=sampled.xscale,
+                yscale=sampled.yscale,  # type: ignore[arg-type]
+                style=sampled.style,
+            )
+        )
+    spec = FigureSpec(
+        id=figure_id(index),
+        seed=seed,
+        index=index,
+        width_in=width,
+        height_in=height,
+        dpi=dpi,
+        layout=layout,
+        style=style,
+        panels=panels,
+        panel_aspect=aspect,
+        attempt=attempt,
+    )
+    fit_font_sizes(spec)
+    return spec
+
+
+def _text_ems(text: str | None) -> float:
+    """Rough rendered width of ``text`` in ems: capitals are wide, formulas render short."""
+    if not text:
+        return 0.0
+    parts = text.split("$")
+    plain = "".join(parts[::2])
+    formula = sum(len(p) for p in parts[1::2])
+    upper = sum(c.isupper() for c in plain)
+    spaces = plain.count(" ")
+    return 0.74 * upper + 0.34 * spaces + 0.58 * (len(plain) - upper - spaces) + 0.4 * formula
+
+
+# Across a cell: y tick labels, the y label, and three x tick labels of five digits with gaps.
+_TICK_EMS = 18.0
+
+
+def fit_font_sizes(spec: FigureSpec) -> None:
+    """Cap the sampled font sizes at what the panel cells can hold.
+
+    The anchor's ranges (ticks up to 20 pt) assume large panels; capping by the cell size
+    keeps the sampled variety where it fits, so most figures need no repair pass at all.
+    """
+    cell_w = spec.width_in / spec.layout.cols * 72 * 0.92  # points
+    cell_h = spec.height_in / spec.layout.rows * 72 * 0.92
+    sizes = spec.style.sizes
+    longest_title = max((_text_ems(p.title) for p in spec.panels), default=0.0)
+    longest_x = max((_text_ems(p.xlabel) for p in spec.panels), default=0.0)
+    longest_y = max((_text_ems(p.ylabel) for p in spec.panels), default=0.0)
+    if longest_title:
+        # A title centres on its axes, which sit right of the cell centre: leave a margin.
+        sizes.title = _cap(sizes.title, 0.85 * cell_w / longest_title, 5.0)
+    label_cap = min(
+        cell_w / longest_x if longest_x else 99.0,
+        cell_h / longest_y if longest_y else 99.0,
+    )
+    sizes.label = _cap(sizes.label, label_cap, 5.0)
+    tick_cap = min(cell_w, cell_h) / _TICK_EMS
+    sizes.tick = _cap(sizes.tick, tick_cap, 4.0)
+    sizes.colorbar = _cap(sizes.colorbar, tick_cap, 4.0)
+    sizes.legend = _cap(sizes.legend, sizes.label, 4.0)
+
+
+def _cap(size: float, limit: float, floor: float) -> float:
+    return max(floor, min(size, math.floor(limit * 2) / 2))
