@@ -10,7 +10,7 @@ import json
 import logging
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -62,9 +62,11 @@ def build_dataset(
     for _ in _run(todo, seed, config, figures, workers or os.cpu_count() or 1, progress):
         pass
     manifest = _manifest(out, n, seed, config)
-    if questions:
-        manifest["qa"] = _write_questions(out)
     atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    if questions:
+        from figgen.vqa import write_qa
+
+        manifest["qa"] = write_qa(out)  # also records its counts in the manifest
     return BuildSummary(out, n, len(todo), n - len(todo), manifest)
 
 
@@ -186,16 +188,6 @@ def _manifest(out: Path, n: int, seed: int, config: FigureConfig) -> dict[str, A
             "resampled": resampled,
         },
     }
-
-
-def _write_questions(out: Path) -> dict[str, Any] | None:
-    """Questions for the build, when the question builder is available."""
-    writer: Callable[[Path], dict[str, Any]] | None = None
-    try:
-        from figgen.vqa import write_qa as writer  # type: ignore[attr-defined, no-redef]
-    except ImportError:
-        return None
-    return writer(out)
 
 
 def _check_styles(config: FigureConfig) -> None:
