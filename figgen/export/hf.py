@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import shlex
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.export.provenance import provenance
 from figgen.export.schema import CONFIG_FEATURES, figure_row, qa_row
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
@@ -32,27 +32,6 @@ class HfExport:
     @property
     def split_counts(self) -> dict[str, dict[str, int]]:
         return self.facts.split_counts
-
-
-def provenance(dataset: BuiltDataset, first_record: dict[str, Any] | None) -> tuple[str, Any, str]:
-    """The figgen version, seed and command that regenerate ``dataset``, from its manifest."""
-    manifest = dataset.manifest
-    generator = manifest.get("generator") if isinstance(manifest.get("generator"), dict) else {}
-    version = (
-        manifest.get("figgen_version")
-        or manifest.get("version")
-        or generator.get("version")
-        or (first_record or {}).get("generator", {}).get("version")
-        or "unknown"
-    )
-    seed = manifest.get("seed", (first_record or {}).get("seed"))
-    command = manifest.get("command")
-    if isinstance(command, list):
-        command = shlex.join(str(part) for part in command)
-    if not command:
-        n = manifest.get("n", manifest.get("n_figures", len(dataset.figure_ids())))
-        command = f"figgen build --n {n} --seed {seed} --out DIR"
-    return str(version), seed, str(command)
 
 
 class _PngCache:
@@ -83,10 +62,13 @@ def write_hf_folder(
     figure_ids = dataset.figure_ids()
     if not figure_ids:
         raise FiggenError(f"{dataset.root}/figures holds no figures; run `figgen build` first")
+    folder.mkdir(parents=True, exist_ok=True)
     split_by_figure = {fid: split_of(fid, fractions) for fid in figure_ids}
     writers = {
         (config, split): ShardWriter(
-            folder / "data" / config, split, CONFIG_FEATURES[config],
+            folder / "data" / config,
+            split,
+            CONFIG_FEATURES[config],
             max_shard_bytes=max_shard_bytes,
         )
         for config in CONFIGS

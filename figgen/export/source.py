@@ -80,4 +80,3 @@ class BuiltDataset:
                         f"{self.qa_path}:{number} is not a question item ({exc}); "
                         "rewrite it with `figgen qa`"
                     ) from None
-

@@ -20,7 +20,9 @@ def check_target(out: Path, *, overwrite: bool) -> None:
     if out.exists() and not out.is_dir():
         raise FiggenError(f"{out} exists and is not a folder; choose another --out")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise FiggenError(f"{out} is not empty; pass --overwrite to replace it or choose another --out")
+        raise FiggenError(
+            f"{out} is not empty; pass --overwrite to replace it or choose another --out"
+        )
 
 
 @contextmanager

@@ -22,7 +22,7 @@ HUB_LICENSES = frozenset(
     cc-by-nc-nd-4.0 cc-by-nc-sa-2.0 cc-by-nc-sa-3.0 cc-by-nc-sa-4.0 cdla-sharing-1.0
     cdla-permissive-1.0 cdla-permissive-2.0 wtfpl ecl-2.0 epl-1.0 epl-2.0 eupl-1.1 agpl-3.0 gfdl
     gpl gpl-2.0 gpl-3.0 lgpl lgpl-2.1 lgpl-3.0 isc lppl-1.3c ms-pl mpl-2.0 odc-by odbl openrail++
-    osl-3.0 postgresql ofl-1.1 ncsa unlicense zlib pddl lgpl-lr unknown other""".split()
+    osl-3.0 postgresql ofl-1.1 ncsa unlicense zlib pddl lgpl-lr unknown other""".split()  # noqa: SIM905
 )
 """License ids the Hub accepts in card metadata (the common subset)."""
 
@@ -30,12 +30,12 @@ HUB_TASK_CATEGORIES = frozenset(
     """visual-question-answering image-to-text object-detection document-question-answering
     image-classification image-text-to-text question-answering text-generation
     image-segmentation zero-shot-image-classification image-feature-extraction
-    table-question-answering other""".split()
+    table-question-answering other""".split()  # noqa: SIM905
 )
 
 HUB_SIZE_CATEGORIES = frozenset(
-    "n<1K 1K<n<10K 10K<n<100K 100K<n<1M 1M<n<10M 10M<n<100M 100M<n<1B 1B<n<10B "
-    "10B<n<100B 100B<n<1T n>1T".split()
+    ("n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B")
+    + ("1B<n<10B", "10B<n<100B", "100B<n<1T", "n>1T")
 )
 
 _SPLIT_NAME = re.compile(r"^\w+(\.\w+)*$")

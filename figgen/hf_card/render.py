@@ -99,11 +99,17 @@ def card_data(facts: CardFacts) -> DatasetCardData:
 def render_card(facts: CardFacts) -> DatasetCard:
     """Fill the card template with ``facts``."""
     template = files("figgen.hf_card").joinpath(TEMPLATE).read_text(encoding="utf-8")
-    splits = [s for s in ("train", "validation", "test") if any(
-        s in counts for counts in facts.split_counts.values())]
+    splits = [
+        s
+        for s in ("train", "validation", "test")
+        if any(s in counts for counts in facts.split_counts.values())
+    ]
     slug = re.sub(r"[^a-z0-9]+", "_", facts.pretty_name.lower()).strip("_") or "figgen"
-    url = (f"https://huggingface.co/datasets/{facts.repo_id}" if facts.repo_id
-           else "https://pypi.org/project/figgen/")
+    url = (
+        f"https://huggingface.co/datasets/{facts.repo_id}"
+        if facts.repo_id
+        else "https://pypi.org/project/figgen/"
+    )
     return DatasetCard.from_template(
         card_data(facts),
         template_str=template,
