@@ -14,7 +14,10 @@ DEFAULT_SHARD_BYTES = 400 * 1024 * 1024
 """The Hub's viewer and streaming work best with shards of a few hundred MB."""
 
 ROWS_PER_GROUP = 100
-"""Rows per parquet row group; small because every row carries a PNG."""
+"""Rows per parquet row group at most; small because every row carries a PNG."""
+
+GROUP_BYTES = 64 * 1024 * 1024
+"""A row group is also closed at this size, which bounds the memory an export holds."""
 
 
 def _row_bytes(row: dict[str, Any]) -> int:
@@ -53,7 +56,8 @@ class ShardWriter:
         self._pending.append(self.features.encode_example(row))
         self._pending_bytes += _row_bytes(row)
         self.rows += 1
-        if len(self._pending) >= ROWS_PER_GROUP or self._pending_bytes >= self.max_shard_bytes:
+        full = len(self._pending) >= ROWS_PER_GROUP or self._pending_bytes >= GROUP_BYTES
+        if full or self._shard_bytes + self._pending_bytes >= self.max_shard_bytes:
             self._flush()
 
     def _flush(self) -> None:

@@ -44,7 +44,11 @@ class BuiltDataset:
     def figure_ids(self) -> list[str]:
         """Every figure with both a record and a PNG, in id order."""
         folder = self.root / "figures"
-        return sorted(p.stem for p in folder.glob("*.json") if p.with_suffix(".png").is_file())
+        return sorted(
+            p.stem
+            for p in folder.glob("*.json")
+            if not p.name.startswith(".") and p.with_suffix(".png").is_file()
+        )
 
     def record(self, figure_id: str) -> dict[str, Any]:
         return load_record(self.root / "figures" / f"{figure_id}.json")
