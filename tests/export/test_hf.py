@@ -156,3 +156,17 @@ def test_cli_export_hf(built: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "qa: " in result.output
     assert (out / "README.md").is_file()
+
+
+def test_cli_import_does_not_load_datasets() -> None:
+    import subprocess
+    import sys
+
+    import figgen
+
+    code = "import sys, figgen.cli; print(sorted({'datasets', 'pyarrow'} & set(sys.modules)))"
+    root = str(Path(figgen.__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stderr
