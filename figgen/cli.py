@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -23,6 +26,44 @@ app.add_typer(eval_app, name="eval")
 app.add_typer(corpora_app, name="corpora")
 register_qa_commands(app)
 register_export_commands(app)
+
+
+@app.command()
+def build(
+    n: Annotated[int, typer.Option("--n", help="Number of figures.")] = 200,
+    out: Annotated[Path, typer.Option("--out", help="Dataset folder.")] = Path("dataset"),
+    seed: Annotated[int, typer.Option(help="Build seed; with --n it fixes every byte.")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).")] = 0,
+    config: Annotated[Path | None, typer.Option(help="TOML/JSON file overriding defaults.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    questions: Annotated[bool, typer.Option(help="Also write qa.jsonl.")] = True,
+) -> None:
+    """Generate a dataset (resumes an interrupted build of the same arguments)."""
+    from figgen.build import build_dataset
+    from figgen.config import load_config
+
+    summary = build_dataset(
+        out, n=n, seed=seed, workers=workers or os.cpu_count() or 1,
+        config=load_config(config), progress=progress, questions=questions,
+    )
+    counts = summary.manifest["counts"]
+    typer.echo(
+        f"{out}: {summary.n} figures ({summary.generated} new, {summary.skipped} kept), "
+        f"{counts['panels']} panels, multi-panel share {counts['multi_panel_share']:.0%}"
+    )
+
+
+@app.command()
+def show(
+    dataset: Annotated[Path, typer.Argument(help="Dataset folder.")],
+    figure: Annotated[str, typer.Argument(help="Figure id, e.g. fig-000003.")],
+    out: Annotated[Path, typer.Option("--out", help="PNG to write.")] = Path("boxes.png"),
+    kind: Annotated[list[str] | None, typer.Option(help="Only these element kinds.")] = None,
+) -> None:
+    """Draw a figure's recorded boxes over its image, coloured by kind."""
+    from figgen.show import show_boxes
+
+    typer.echo(show_boxes(dataset, figure, out, kinds=set(kind) if kind else None))
 
 
 def main() -> None:

@@ -60,7 +60,7 @@ class ImageConfig(_Section):
     aspect: Range = (0.25, 1.5)
     panel_inches: Range = (2.6, 3.6)
     max_inches: float = Field(20.0, gt=1.0, description="largest figure side, inches")
-    max_pixels: int = Field(60_000_000, gt=0, description="dpi is lowered to stay below this")
+    max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
 
 
 class TextConfig(_Section):

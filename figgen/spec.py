@@ -76,6 +76,7 @@ class FigureSpec:
     layout: LayoutSpec
     style: FigureStyle
     panels: list[PanelSpec]
+    panel_aspect: float = 1.0
     attempt: int = 0
 
     @property

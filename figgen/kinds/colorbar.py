@@ -1,0 +1,24 @@
+"""Colorbars placed right, left, top or bottom of a panel, with an optional label."""
+
+from __future__ import annotations
+
+from matplotlib.axes import Axes
+from matplotlib.cm import ScalarMappable
+from matplotlib.colorbar import Colorbar
+
+from figgen.spec import FigureStyle
+
+
+def add_colorbar(
+    ax: Axes, mappable: ScalarMappable, location: str | None, label: str | None,
+    style: FigureStyle,
+) -> Colorbar | None:
+    if location is None:
+        return None
+    fig = ax.get_figure()
+    assert fig is not None
+    cbar = fig.colorbar(mappable, ax=ax, location=location, fraction=0.08, pad=0.03)
+    cbar.ax.tick_params(labelsize=style.sizes.colorbar)
+    if label:
+        cbar.set_label(label, fontsize=style.sizes.colorbar)
+    return cbar

@@ -1,0 +1,115 @@
+"""Contour plots: a 2-D field drawn as filled image, lines, or both, with 3-10 levels.
+
+``data`` holds the grid axes ``x, y``, the field ``z`` (rows follow y), and ``levels`` (the
+line levels; filled bands run between ``[min z] + levels + [max z]``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
+
+from figgen.config import FigureConfig
+from figgen.kinds.base import COLORMAPS, Drawn, Mark, Sampled, random_color, register
+from figgen.kinds.colorbar import add_colorbar
+from figgen.kinds.marks import path_extent_marks
+from figgen.sample.rng import choose, integer, sig, uniform
+from figgen.sample.text import Vocabulary, colorbar_label
+from figgen.spec import FigureStyle, PanelSpec
+
+
+class ContourKind:
+    name = "contour"
+
+    def sample(
+        self, rng: np.random.Generator, cfg: FigureConfig, distribution: str, *, dark: bool,
+        vocab: Vocabulary,
+    ) -> Sampled:
+        cc, dc = cfg.contour, cfg.distributions
+        nx, ny = integer(rng, cc.grid), integer(rng, cc.grid)
+        xspan, yspan = uniform(rng, dc.x_span), uniform(rng, dc.x_span)
+        x0, y0 = uniform(rng, (-xspan, xspan)), uniform(rng, (-yspan, yspan))
+        x, y = np.linspace(x0, x0 + xspan, nx), np.linspace(y0, y0 + yspan, ny)
+        u, v = np.meshgrid(np.linspace(0, 1, nx), np.linspace(0, 1, ny))
+        noise = uniform(rng, dc.noise) * 0.3
+        if distribution == "linear":
+            a, b = rng.normal(size=2)
+            scale, offset = uniform(rng, (1.0, 1000.0)), uniform(rng, dc.intercept)
+            clean = offset + scale * (a * u + b * v)
+            params = {"gradient": [a * scale, b * scale], "offset": offset, "noise": noise,
+                      "unit_square": True}
+        elif distribution == "gmm":
+            k = integer(rng, cc.clusters)
+            centres = rng.uniform(0.1, 0.9, (k, 2))
+            widths = rng.uniform(0.06, 0.25, (k, 2))
+            amps = rng.uniform(0.3, 1.0, k) * uniform(rng, (1.0, 1000.0))
+            clean = sum(a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
+                        for a, c, w in zip(amps, centres, widths, strict=True))
+            params = {"components": k, "centres_unit": centres.tolist(),
+                      "widths_unit": widths.tolist(), "amplitudes": amps.tolist(),
+                      "noise": noise}
+        else:
+            coarse = rng.normal(size=(integer(rng, (3, 7)), integer(rng, (3, 7))))
+            clean = _upsample(coarse, ny, nx) * uniform(rng, (1.0, 1000.0))
+            params = {"coarse_shape": list(coarse.shape), "noise": noise}
+        z = clean + rng.normal(0.0, noise * (float(np.ptp(clean)) or 1.0), clean.shape)
+        z = np.asarray(sig(z, 5))
+        n_levels = integer(rng, cc.levels)
+        levels = sig(np.linspace(z.min(), z.max(), n_levels + 2)[1:-1], 4)
+        colormap = str(rng.choice(COLORMAPS)) if rng.random() < cfg.style.colormap_p else None
+        contour_style = choose(rng, cc.style)
+        colorbar = choose(rng, cfg.scatter.colorbar_location) \
+            if (colormap or contour_style != "lines") and rng.random() < cc.colorbar_p else None
+        data = {"x": sig(x), "y": sig(y), "z": z.tolist(), "levels": levels,
+                "samples_x": None, "samples_y": None}
+        style = {
+            "contour_style": contour_style,
+            "colormap": colormap if colormap or contour_style == "lines" else "Greys",
+            "line_color": random_color(rng, dark=dark),
+            "linewidth": round(uniform(rng, (0.6, 2.0)), 2),
+            "colorbar": colorbar,
+            "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
+            "labels_inline": False,
+        }
+        return Sampled(params=params, data=data, style=style)
+
+    def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
+        st, d = panel.style, panel.data
+        x, y, z = np.asarray(d["x"]), np.asarray(d["y"]), np.asarray(d["z"])
+        levels = list(d["levels"])
+        filled = lines = None
+        if st["contour_style"] in ("image", "both"):
+            bounds = [float(z.min()), *levels, float(z.max())]
+            filled = ax.contourf(x, y, z, levels=bounds, cmap=st["colormap"])
+        if st["contour_style"] in ("lines", "both"):
+            line_kw = {"cmap": st["colormap"]} if st["colormap"] and filled is None \
+                else {"colors": st["line_color"] if filled is None else "k"}
+            lines = ax.contour(x, y, z, levels=levels, linewidths=st["linewidth"], **line_kw)
+        mappable = filled if filled is not None else lines
+        cbar = add_colorbar(ax, mappable, st["colorbar"], st["colorbar_label"], style) \
+            if mappable is not None and st["colormap"] else None
+
+        def probe(renderer: RendererBase) -> list[Mark]:
+            marks: list[Mark] = []
+            if lines is not None:
+                marks += path_extent_marks("contour_level", lines)
+                for mark in marks:
+                    assert mark.item is not None
+                    mark.value = [levels[mark.item]]
+            if filled is not None:
+                marks += path_extent_marks("contour_band", filled)
+            return marks
+
+        return Drawn(probes=[probe], colorbar=cbar)
+
+
+def _upsample(coarse: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Bilinear interpolation of a coarse grid onto rows x cols: a smooth random field."""
+    r = np.linspace(0, coarse.shape[0] - 1, rows)
+    c = np.linspace(0, coarse.shape[1] - 1, cols)
+    along_cols = np.array([np.interp(c, np.arange(coarse.shape[1]), row) for row in coarse])
+    return np.array([np.interp(r, np.arange(coarse.shape[0]), col) for col in along_cols.T]).T
+
+
+register(ContourKind())

@@ -1,0 +1,70 @@
+"""Rendering: spec -> figure -> measured elements -> repaired layout -> PNG, in one draw."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from figgen.config import FigureConfig
+from figgen.errors import FiggenError
+from figgen.record import Element
+from figgen.render.boxes import intersect
+from figgen.render.canvas import build_figure, encode_png, style_context
+from figgen.render.elements import measure
+from figgen.render.repair import find_problems, plan_repair
+from figgen.spec import FigureSpec
+
+log = logging.getLogger(__name__)
+
+
+class RepairFailed(FiggenError):
+    """The layout could not be freed of overlaps within the attempt budget."""
+
+
+@dataclass
+class Rendered:
+    spec: FigureSpec
+    png: bytes
+    width: int
+    height: int
+    elements: list[Element]
+    repair: dict[str, Any] = field(default_factory=dict)
+
+
+def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
+    """Draw ``spec``, repairing overlaps on the measured boxes, and encode the PNG.
+
+    Each pass lays the figure out without rasterising; once the boxes are clean the layout
+    is frozen and the figure is rasterised once, so the PNG and the boxes come from one layout.
+    """
+    spec = spec.copy()
+    actions: list[dict[str, Any]] = []
+    for attempt in range(cfg.repair_attempts + 1):
+        with style_context(spec.style):
+            fig, handles = build_figure(spec)
+            fig.draw_without_rendering()
+            measured = measure(fig, handles)
+            problems = find_problems(measured, spec)
+            if not problems:
+                fig.set_layout_engine("none")  # freeze: the raster draw must not move anything
+                fig.canvas.draw()
+                png = encode_png(fig)
+                width, height = fig.canvas.get_width_height()
+                return Rendered(spec, png, width, height, _clip(measured.elements),
+                                {"attempts": attempt + 1, "actions": actions})
+            step = plan_repair(spec, problems, measured, cfg)
+        log.debug("%s pass %d: %d problems, actions %s", spec.id, attempt, len(problems), step)
+        if not step:
+            break
+        actions += [{"pass": attempt, **action} for action in step]
+    first = problems[0].describe()
+    raise RepairFailed(f"{spec.id}: {len(problems)} layout problems left, e.g. {first}")
+
+
+def _clip(elements: list[Element]) -> list[Element]:
+    """Clip every box to the canvas (text boxes are already inside on a clean layout)."""
+    canvas = elements[0].bbox
+    for element in elements:
+        element.bbox = intersect(element.bbox, canvas) or element.bbox
+    return elements

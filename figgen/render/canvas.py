@@ -1,0 +1,95 @@
+"""Build a matplotlib Figure from a spec (object API on the Agg canvas) and encode its PNG."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import matplotlib as mpl
+import matplotlib.style
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import LogLocator, MaxNLocator
+from PIL import Image
+
+from figgen.kinds import KINDS, Drawn
+from figgen.spec import FigureSpec, FigureStyle
+
+PNG_COMPRESS_LEVEL = 3
+
+
+@dataclass
+class PanelHandles:
+    index: int
+    ax: Axes
+    drawn: Drawn
+
+
+@contextmanager
+def style_context(style: FigureStyle) -> Iterator[None]:
+    """Apply the figure's style sheet and fonts for building, drawing and measuring.
+
+    Tick labels are created at draw time from rcParams, so the whole render must run inside.
+    """
+    with mpl.rc_context():
+        matplotlib.style.use(style.mpl_style)
+        mpl.rcParams.update({
+            "font.family": [style.font_family],
+            "mathtext.fontset": style.mathtext_fontset,
+            "axes.formatter.use_mathtext": style.font_family == "cmr10",  # cmr10 lacks a minus
+            "axes.unicode_minus": style.font_family != "cmr10",
+            "xtick.labelsize": style.sizes.tick,
+            "ytick.labelsize": style.sizes.tick,
+            "axes.titlesize": style.sizes.title,
+            "axes.labelsize": style.sizes.label,
+            "legend.fontsize": style.sizes.legend,
+            "figure.constrained_layout.w_pad": style.wspace,
+            "figure.constrained_layout.h_pad": style.hspace,
+            "savefig.dpi": "figure",
+        })
+        yield
+
+
+def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
+    """Create the figure and draw every panel's artists (no rasterisation yet)."""
+    fig = Figure(figsize=(spec.width_in, spec.height_in), dpi=spec.dpi, layout="constrained")
+    FigureCanvasAgg(fig)
+    grid = fig.add_gridspec(spec.layout.rows, spec.layout.cols)
+    sizes = spec.style.sizes
+    handles = []
+    for panel in spec.panels:
+        ax = fig.add_subplot(grid[panel.row, panel.col])
+        ax.set_xscale(panel.xscale)
+        ax.set_yscale(panel.yscale)
+        drawn = KINDS[panel.kind].draw(ax, panel, spec.style)
+        if panel.title:
+            ax.set_title(panel.title, fontsize=sizes.title, pad=spec.style.title_pad)
+        if panel.xlabel:
+            ax.set_xlabel(panel.xlabel, fontsize=sizes.label)
+        if panel.ylabel:
+            ax.set_ylabel(panel.ylabel, fontsize=sizes.label)
+        ax.tick_params(labelsize=sizes.tick)
+        for axis, key in ((ax.xaxis, "x_nbins"), (ax.yaxis, "y_nbins")):
+            nbins = panel.style.get(key)
+            if nbins:
+                log = axis.get_scale() == "log"
+                axis.set_major_locator(LogLocator(numticks=nbins + 1) if log
+                                       else MaxNLocator(nbins=nbins))
+        handles.append(PanelHandles(panel.index, ax, drawn))
+    return fig, handles
+
+
+def encode_png(fig: Figure) -> bytes:
+    """PNG bytes of the canvas as last drawn (identical pixels to ``savefig`` at this dpi)."""
+    canvas = fig.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    rgba = np.asarray(canvas.buffer_rgba())
+    image = Image.fromarray(np.ascontiguousarray(rgba[..., :3])) if rgba[..., 3].min() == 255 \
+        else Image.fromarray(rgba)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()

@@ -1,0 +1,92 @@
+"""Measure every drawn element of a figure as a pixel box, after a draw."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from matplotlib.axis import Axis
+from matplotlib.backend_bases import RendererBase
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from figgen.record import Element
+from figgen.render.boxes import PixelBox, intersect, to_pixels
+from figgen.render.canvas import PanelHandles
+
+
+class _Collector:
+    def __init__(self, height: int) -> None:
+        self.height = height
+        self.elements: list[Element] = []
+        self.colorbar_ids: set[int] = set()
+
+    def add(self, kind: str, panel: int | None, box: PixelBox, **fields: object) -> None:
+        self.elements.append(Element(len(self.elements), kind, panel, box, **fields))  # type: ignore[arg-type]
+
+    def text(self, kind: str, panel: int | None, text: Text, renderer: RendererBase) -> None:
+        content = text.get_text()
+        if not text.get_visible() or not content.strip():
+            return
+        box = to_pixels(text.get_window_extent(renderer), self.height)
+        self.add(kind, panel, box, text=content)
+
+    def tick_labels(self, kind: str, panel: int, axis: Axis, renderer: RendererBase) -> None:
+        # Axis._update_ticks returns exactly the ticks drawn: those inside the view limits.
+        for tick in axis._update_ticks():  # noqa: SLF001
+            for label in (tick.label1, tick.label2):
+                self.text(kind, panel, label, renderer)
+
+
+@dataclass
+class Measured:
+    """Element boxes (marks clipped to their panel, text unclipped) and which belong to colorbars."""
+
+    elements: list[Element]
+    colorbar_ids: set[int]
+
+
+def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
+    """Boxes of every element drawn, in PNG pixels."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    width, height = fig.canvas.get_width_height()
+    out = _Collector(height)
+    out.add("figure", None, (0.0, 0.0, float(width), float(height)))
+    for h in handles:
+        ax, i = h.ax, h.index
+        panel_box = to_pixels(ax.bbox, height)
+        out.add("panel", i, panel_box)
+        out.text("title", i, ax.title, renderer)
+        out.text("xlabel", i, ax.xaxis.label, renderer)
+        out.text("ylabel", i, ax.yaxis.label, renderer)
+        out.tick_labels("xtick_label", i, ax.xaxis, renderer)
+        out.tick_labels("ytick_label", i, ax.yaxis, renderer)
+        out.text("offset_text", i, ax.xaxis.get_offset_text(), renderer)
+        out.text("offset_text", i, ax.yaxis.get_offset_text(), renderer)
+        legend = ax.get_legend()
+        if legend is not None:
+            out.add("legend", i, to_pixels(legend.get_window_extent(renderer), height))
+            for text, handle in zip(legend.texts, legend.legend_handles, strict=True):
+                tb = text.get_window_extent(renderer)
+                hb = handle.get_window_extent(renderer) if handle is not None else tb
+                box = (min(tb.x0, hb.x0), min(tb.y0, hb.y0), max(tb.x1, hb.x1), max(tb.y1, hb.y1))
+                out.add("legend_entry", i, to_pixels(box, height), text=text.get_text())
+        cbar = h.drawn.colorbar
+        if cbar is not None:
+            first = len(out.elements)
+            out.add("colorbar", i, to_pixels(cbar.ax.bbox, height))
+            for axis in (cbar.ax.xaxis, cbar.ax.yaxis):
+                out.text("colorbar_label", i, axis.label, renderer)
+                out.tick_labels("colorbar_tick_label", i, axis, renderer)
+                out.text("offset_text", i, axis.get_offset_text(), renderer)
+            out.colorbar_ids.update(range(first, len(out.elements)))
+        for probe in h.drawn.probes:
+            for mark in probe(renderer):
+                if not all(math.isfinite(v) for v in mark.box):
+                    continue
+                clipped = intersect(to_pixels(mark.box, height), panel_box)
+                if clipped is None:
+                    continue
+                out.add(mark.kind, i, clipped, value=mark.value, series=mark.series,
+                        item=mark.item, axis=mark.axis)
+    return Measured(out.elements, out.colorbar_ids)

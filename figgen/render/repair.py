@@ -1,0 +1,136 @@
+"""Find layout problems on measured boxes and plan spec edits that remove them.
+
+Problems: two text boxes overlap; a text box overlaps another panel's plot area or colorbar;
+a box leaves the canvas; a panel's plot area shrinks below a share of its grid cell.
+Repairs edit the spec (fewer ticks, smaller fonts, a larger canvas), so the stored spec of
+the final figure draws the same image again without any repair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from figgen.config import FigureConfig
+from figgen.record import Element
+from figgen.render.boxes import area, inside, overlaps
+from figgen.render.elements import Measured
+from figgen.spec import FigureSpec
+
+TEXT_BOX_KINDS = frozenset({
+    "title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text", "legend",
+    "colorbar_label", "colorbar_tick_label",
+})
+FONT_OF_KIND = {
+    "title": "title", "xlabel": "label", "ylabel": "label", "xtick_label": "tick",
+    "ytick_label": "tick", "offset_text": "tick", "legend": "legend",
+    "colorbar_label": "colorbar", "colorbar_tick_label": "colorbar",
+}
+MIN_FONT = {"title": 5.0, "label": 5.0, "tick": 4.0, "colorbar": 4.0, "legend": 4.0}
+SHRINK = 0.85
+MIN_PANEL_SHARE = 0.2
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # "overlap" | "on_panel" | "off_canvas" | "small_panel"
+    a: Element
+    b: Element | None = None
+
+    def describe(self) -> str:
+        other = f" / {self.b.kind}#{self.b.id}" if self.b else ""
+        return f"{self.kind}: {self.a.kind}#{self.a.id}{other}"
+
+
+def find_problems(measured: Measured, spec: FigureSpec) -> list[Problem]:
+    elements = measured.elements
+    canvas = elements[0].bbox
+    texts = [e for e in elements if e.kind in TEXT_BOX_KINDS]
+    areas = [e for e in elements if e.kind in ("panel", "colorbar")]
+    owner = {e.id: (e.panel, e.id in measured.colorbar_ids) for e in texts + areas}
+    problems: list[Problem] = []
+
+    boxes = np.array([t.bbox for t in texts], dtype=float).reshape(-1, 4)
+    if len(texts) > 1:
+        ix = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0],
+                                                                           boxes[None, :, 0])
+        iy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1],
+                                                                           boxes[None, :, 1])
+        hit = np.triu((ix > 0) & (iy > 0), k=1)
+        for i, j in zip(*np.nonzero(hit), strict=True):
+            problems.append(Problem("overlap", texts[i], texts[j]))
+    for text in texts:
+        for region in areas:
+            if owner[text.id] != owner[region.id] and overlaps(text.bbox, region.bbox):
+                problems.append(Problem("on_panel", text, region))
+    for element in texts + areas:
+        if not inside(element.bbox, canvas):
+            problems.append(Problem("off_canvas", element))
+    cell = area(canvas) / (spec.layout.rows * spec.layout.cols)
+    for region in areas:
+        if region.kind == "panel" and area(region.bbox) < MIN_PANEL_SHARE * cell:
+            problems.append(Problem("small_panel", region))
+    return problems
+
+
+def plan_repair(
+    spec: FigureSpec, problems: list[Problem], measured: Measured, cfg: FigureConfig,
+) -> list[dict[str, Any]]:
+    """Edit ``spec`` in place to remove ``problems``; return the actions taken (empty: stuck)."""
+    actions: list[dict[str, Any]] = []
+    fonts: set[str] = set()
+    for problem in problems:
+        a, b = problem.a, problem.b
+        if (problem.kind == "overlap" and b is not None and a.kind == b.kind
+                and a.panel == b.panel and a.kind in ("xtick_label", "ytick_label")):
+            action = _fewer_ticks(spec, a, measured.elements)
+            if action and action not in actions:
+                actions.append(action)
+                continue
+        if problem.kind == "small_panel":
+            fonts.update(MIN_FONT)
+            continue
+        for element in (a, b):
+            if element is not None and element.kind in FONT_OF_KIND:
+                fonts.add(FONT_OF_KIND[element.kind])
+    sizes = spec.style.sizes
+    for font in sorted(fonts):
+        old = getattr(sizes, font)
+        new = max(MIN_FONT[font], round(old * SHRINK * 2) / 2)
+        if new < old:
+            setattr(sizes, font, new)
+            actions.append({"action": "shrink_font", "target": font, "from": old, "to": new})
+    if fonts and not any(a["action"] == "shrink_font" for a in actions):
+        grow = _grow_canvas(spec, cfg)
+        if grow:
+            actions.append(grow)
+    return actions
+
+
+def _fewer_ticks(spec: FigureSpec, tick: Element, elements: list[Element]) -> dict[str, Any] | None:
+    axis = tick.kind[0]
+    shown = sum(1 for e in elements if e.kind == tick.kind and e.panel == tick.panel)
+    key = f"{axis}_nbins"
+    style = spec.panels[tick.panel].style  # type: ignore[index]
+    current = style.get(key) or shown
+    target = max(2, min(current - 1, shown - 2))
+    if target >= current and style.get(key):
+        return None
+    style[key] = target
+    return {"action": "fewer_ticks", "panel": tick.panel, "axis": axis, "nbins": target}
+
+
+def _grow_canvas(spec: FigureSpec, cfg: FigureConfig) -> dict[str, Any] | None:
+    img = cfg.image
+    factor = min(1.25, img.max_inches / spec.width_in, img.max_inches / spec.height_in)
+    if factor <= 1.01:
+        return None
+    old = (spec.width_in, spec.height_in, spec.dpi)
+    spec.width_in = round(spec.width_in * factor, 3)
+    spec.height_in = round(spec.height_in * factor, 3)
+    max_dpi = int((img.max_pixels / (spec.width_in * spec.height_in)) ** 0.5)
+    spec.dpi = max(img.dpi[0], min(spec.dpi, max_dpi))
+    return {"action": "grow_canvas", "from": list(old),
+            "to": [spec.width_in, spec.height_in, spec.dpi]}

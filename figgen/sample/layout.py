@@ -1,0 +1,53 @@
+"""Panel count, grid arrangement, figure size and dpi."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from figgen.config import FigureConfig
+from figgen.sample.rng import choose, integer, uniform
+from figgen.spec import Arrangement, LayoutSpec
+
+
+def sample_layout(rng: np.random.Generator, cfg: FigureConfig) -> LayoutSpec:
+    """round(normal(mean, std)) panels, clipped; strips up to ``max_strip``, else a near-square grid.
+
+    A grid keeps the sampled count: its last row may be partly filled, as in real papers.
+    """
+    pc = cfg.panels
+    n = int(np.clip(round(rng.normal(pc.mean, pc.std)), pc.count[0], pc.count[1]))
+    arrangement: Arrangement = "grid" if n > pc.max_strip else choose(rng, pc.arrangement)  # type: ignore[assignment]
+    if n == 1 or arrangement == "horizontal":
+        return LayoutSpec(n_panels=n, rows=1, cols=n, arrangement="horizontal" if n > 1 else "grid")
+    if arrangement == "vertical":
+        return LayoutSpec(n_panels=n, rows=n, cols=1, arrangement="vertical")
+    rows = max(1, math.floor(math.sqrt(n)))
+    cols = math.ceil(n / rows)
+    if rng.random() < 0.5:
+        rows, cols = cols, rows
+        rows = math.ceil(n / cols)
+    if rows == 1:
+        return LayoutSpec(n_panels=n, rows=1, cols=n, arrangement="horizontal")
+    return LayoutSpec(n_panels=n, rows=rows, cols=cols, arrangement="grid")
+
+
+def sample_canvas(
+    rng: np.random.Generator, cfg: FigureConfig, layout: LayoutSpec,
+) -> tuple[float, float, int, float]:
+    """Figure width and height in inches, dpi, and the panel aspect ratio (w/h) sampled."""
+    img = cfg.image
+    panel_w = uniform(rng, img.panel_inches)
+    aspect = uniform(rng, img.aspect)
+    width, height = layout.cols * panel_w, layout.rows * panel_w / aspect
+    shrink = min(1.0, img.max_inches / width, img.max_inches / height)
+    width, height = width * shrink, height * shrink
+    dpi = integer(rng, img.dpi)
+    fit = math.floor(math.sqrt(img.max_pixels / (width * height)))
+    if fit < dpi:
+        dpi = max(img.dpi[0], fit)
+        if width * height * dpi * dpi > img.max_pixels:
+            scale = math.sqrt(img.max_pixels / (width * height * dpi * dpi))
+            width, height = width * scale, height * scale
+    return round(width, 3), round(height, 3), dpi, round(aspect, 4)
