@@ -85,7 +85,7 @@ def coco_dict(dataset: BuiltDataset) -> dict[str, Any]:
     return {
         "info": {
             "description": "figgen element boxes: pixels of the image, origin top-left",
-            "version": provenance(dataset, records[0] if records else None)[0],
+            "version": provenance(dataset, records[0] if records else None).version,
         },
         "licenses": [],
         "images": images,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import Counter
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.export.provenance import provenance
+from figgen.export.provenance import CONFIG_FILE, provenance
 from figgen.export.schema import CONFIG_FEATURES, figure_row, qa_row
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
@@ -116,13 +117,18 @@ def write_hf_folder(
         if missing:
             logger.warning("config %s has no rows in split(s) %s", config, ", ".join(missing))
 
-    version, seed, command = provenance(dataset, first_record)
+    origin = provenance(dataset, first_record)
+    if origin.config is not None:
+        (folder / CONFIG_FILE).write_text(
+            json.dumps(origin.config, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
     facts = CardFacts(
         pretty_name=pretty_name,
         license=license,
-        figgen_version=version,
-        seed=seed,
-        command=command,
+        figgen_version=origin.version,
+        seed=origin.seed,
+        command=origin.command,
+        config_file=CONFIG_FILE if origin.config is not None else None,
         fractions=fractions,
         split_files=split_files,
         split_counts=split_counts,

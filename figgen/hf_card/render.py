@@ -62,6 +62,8 @@ class CardFacts:
     """plot kind -> {"panels": n, "figures": n}."""
     by_panel_count: dict[int, int] = field(default_factory=dict)
     repo_id: str | None = None
+    config_file: str | None = None
+    """File beside the card holding the build's non-default config, if any."""
     default_config: str = "qa"
 
     @property
@@ -118,6 +120,7 @@ def render_card(facts: CardFacts) -> DatasetCard:
         figgen_version=facts.figgen_version,
         seed=facts.seed if facts.seed is not None else "unknown",
         command=facts.command,
+        config_file=facts.config_file,
         fractions=facts.fractions,
         split_names=splits,
         split_counts=facts.split_counts,

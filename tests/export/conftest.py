@@ -15,7 +15,7 @@ THIRDS = "0.34,0.33,0.33"
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small built dataset with questions, shared by the export tests (read-only)."""
     root = tmp_path_factory.mktemp("built") / "data"
-    make_dataset(root, 6)
+    make_dataset(root, 4)
     return root
 
 

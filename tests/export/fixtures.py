@@ -8,7 +8,6 @@ from ``figgen.vqa`` when it can write ``qa.jsonl``, otherwise from hand-written 
 from __future__ import annotations
 
 import importlib
-import inspect
 import io
 import json
 from pathlib import Path
@@ -155,7 +154,7 @@ def hand_items(record: dict[str, Any]) -> list[QAItem]:
             location=None,
             family="titles",
             question="List the panel titles.",
-            answer=[p["title"] for p in record["panels"]],
+            answer=[p["title"] for p in record["panels"] if p["title"]],
             answer_type="string_list",
             answer_key="titles",
             metric="cer_list",
@@ -181,23 +180,16 @@ def hand_items(record: dict[str, Any]) -> list[QAItem]:
     return items
 
 
+SMALL_CONFIG = {"panels": {"mean": 2, "std": 2, "count": [1, 3]}, "image": {"dpi": [60, 80]}}
+"""Few panels at low dpi: real figures, built in seconds."""
+
+
 def _real_builder() -> Any | None:
     try:
         build = importlib.import_module("figgen.build")
     except ImportError:
         return None
     return getattr(build, "build_dataset", None)
-
-
-def _qa_writer() -> Any | None:
-    try:
-        vqa = importlib.import_module("figgen.vqa")
-    except ImportError:
-        return None
-    for name in ("write_qa", "build_qa", "write_questions"):
-        if callable(getattr(vqa, name, None)):
-            return getattr(vqa, name)
-    return None
 
 
 def write_hand_dataset(root: Path, n: int) -> None:
@@ -227,20 +219,18 @@ def write_hand_qa(root: Path) -> None:
 
 
 def make_dataset(root: Path, n: int) -> str:
-    """Write a dataset of ``n`` figures into ``root``; return how it was made."""
+    """Write a dataset of ``n`` figures into ``root``; return how it was made.
+
+    Questions come from the build when ``figgen.vqa`` can write them, else from
+    :func:`hand_items` on the real records.
+    """
     build = _real_builder()
     if build is None:
         write_hand_dataset(root, n)
         return "hand-written records"
-    params = inspect.signature(build).parameters
-    kwargs: dict[str, Any] = {"n": n, "seed": 11}
-    kwargs["out" if "out" in params else next(iter(params))] = root
-    if "workers" in params:
-        kwargs["workers"] = 1
-    build(**{k: v for k, v in kwargs.items() if k in params})
-    writer = _qa_writer()
-    if writer is not None and not (root / "qa.jsonl").is_file():
-        writer(root)
+    from figgen.config import config_from_dict
+
+    build(root, n=n, seed=11, workers=1, config=config_from_dict(SMALL_CONFIG), progress=False)
     if not (root / "qa.jsonl").is_file():
         write_hand_qa(root)
     return "figgen.build"

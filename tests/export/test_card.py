@@ -113,3 +113,17 @@ def test_check_catches_bad_metadata(
 )
 def test_size_category(n: int, label: str) -> None:
     assert size_category(n) == label
+
+
+def test_card_gives_the_regenerating_command_and_config(
+    card_text: str, hf_dir: Path, built: Path
+) -> None:
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert manifest["command"] in card_text
+    assert f"figgen {manifest['figgen_version']}" in card_text
+    assert f"seed {manifest['seed']}" in card_text
+    if "config" not in manifest:
+        pytest.skip("hand-written build without a config")
+    # the test build uses a small non-default config, so the card must ship it
+    assert f"{manifest['command']} --out DIR --config build_config.json" in card_text
+    assert json.loads((hf_dir / "build_config.json").read_text()) == manifest["config"]
