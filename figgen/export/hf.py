@@ -14,7 +14,7 @@ from figgen.export.provenance import CONFIG_FILE, provenance
 from figgen.export.schema import CONFIG_FEATURES, figure_row, qa_row
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SPLITS, SplitFractions, split_of
+from figgen.export.splits import SPLITS, SplitFractions, assign_splits
 from figgen.export.staging import staged_folder
 from figgen.hf_card import CardFacts, check_card, render_card
 
@@ -64,7 +64,7 @@ def write_hf_folder(
     if not figure_ids:
         raise FiggenError(f"{dataset.root}/figures holds no figures; run `figgen build` first")
     folder.mkdir(parents=True, exist_ok=True)
-    split_by_figure = {fid: split_of(fid, fractions) for fid in figure_ids}
+    split_by_figure = assign_splits(figure_ids, fractions)
     writers = {
         (config, split): ShardWriter(
             folder / "data" / config,

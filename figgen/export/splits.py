@@ -62,3 +62,37 @@ def split_of(figure_id: str, fractions: SplitFractions) -> Split:
     if u < fractions.train + fractions.validation:
         return "validation"
     return "test"
+
+
+def _distance(u: float, low: float, high: float) -> float:
+    return low - u if u < low else (u - high if u >= high else 0.0)
+
+
+def assign_splits(figure_ids: list[str], fractions: SplitFractions) -> dict[str, Split]:
+    """The split of every figure in a dataset.
+
+    Each figure takes :func:`split_of`. Only when that leaves a split with a positive share
+    empty (small datasets) does the figure whose hash lies nearest to that split's interval
+    move there from the largest split, so a 20-figure build still has all three splits while
+    large datasets keep the pure hash rule.
+    """
+    shares = {"train": fractions.train, "validation": fractions.validation, "test": fractions.test}
+    bounds: dict[Split, tuple[float, float]] = {}
+    low = 0.0
+    for split in SPLITS:
+        bounds[split] = (low, low + shares[split])
+        low += shares[split]
+    assignment = {fid: split_of(fid, fractions) for fid in figure_ids}
+    for split in SPLITS:
+        if shares[split] == 0 or split in assignment.values():
+            continue
+        sizes = {s: sum(1 for v in assignment.values() if v == s) for s in SPLITS}
+        donor = max(SPLITS, key=lambda s: sizes[s])
+        if sizes[donor] < 2:
+            continue
+        candidates = sorted(
+            (fid for fid, s in assignment.items() if s == donor),
+            key=lambda fid: (_distance(unit_hash(fid), *bounds[split]), fid),
+        )
+        assignment[candidates[0]] = split
+    return assignment

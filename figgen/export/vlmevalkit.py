@@ -11,7 +11,7 @@ from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import Split, SplitFractions, split_of
+from figgen.export.splits import Split, SplitFractions, assign_splits
 from figgen.export.staging import staged_folder
 from figgen.vqa.item import QAItem
 
@@ -48,10 +48,9 @@ def vlmevalkit_rows(
     same figure hold that row's index instead, which VLMEvalKit resolves (any image cell of 64
     characters or fewer is read as the index of another row).
     """
+    splits = assign_splits(dataset.figure_ids(), fractions)
     items = [
-        item
-        for item in dataset.qa_items()
-        if split is None or split_of(item.figure_id, fractions) == split
+        item for item in dataset.qa_items() if split is None or splits.get(item.figure_id) == split
     ]
     offered = [len(i.choices or []) for i in items if i.answer_type == "choice"]
     n_options = max([MIN_OPTIONS, *offered])
@@ -75,7 +74,7 @@ def vlmevalkit_rows(
             },
             "category": item.family,
             "l2-category": f"level {item.level}",
-            "split": split_of(item.figure_id, fractions),
+            "split": splits.get(item.figure_id),
             "qid": item.qid,
             "figure_id": item.figure_id,
             "level": item.level,

@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from figgen.export.lmms_eval import export_lmms_eval
-from figgen.export.splits import SplitFractions, split_of
+from figgen.export.source import BuiltDataset
+from figgen.export.splits import SplitFractions, assign_splits
 from figgen.export.vlmevalkit import export_vlmevalkit
 from tests.export.conftest import THIRDS, read_qa
 
@@ -54,11 +55,10 @@ def test_vlmevalkit_tsv(built: Path, tmp_path: Path) -> None:
 
 def test_vlmevalkit_one_split(built: Path, tmp_path: Path) -> None:
     fractions = SplitFractions.parse(THIRDS)
+    splits = assign_splits(BuiltDataset.open(built).figure_ids(), fractions)
     path = export_vlmevalkit(built, tmp_path / "vl", fractions=fractions, split="validation")
     table = pd.read_csv(path, sep="\t")
-    expected = [
-        i["qid"] for i in read_qa(built) if split_of(i["figure_id"], fractions) == "validation"
-    ]
+    expected = [i["qid"] for i in read_qa(built) if splits[i["figure_id"]] == "validation"]
     assert list(table["qid"]) == expected
     assert set(table["split"]) == {"validation"}
 

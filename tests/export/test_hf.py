@@ -12,7 +12,7 @@ from PIL import Image
 from figgen.errors import FiggenError
 from figgen.export.hf import export_hf
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SplitFractions, split_of
+from figgen.export.splits import SplitFractions, assign_splits
 from tests.export.conftest import THIRDS, read_qa
 
 
@@ -44,15 +44,16 @@ def test_qa_config_round_trips_through_datasets(
     assert isinstance(qa["train"].features["image"], ImageFeature)
     fractions = SplitFractions.parse(THIRDS)
     by_qid = {row["qid"]: row for row in expected}
+    splits = assign_splits(BuiltDataset.open(built).figure_ids(), fractions)
     for split in qa:
         rows = list(qa[split])
         # rows keep qa.jsonl order within each split
         assert [r["qid"] for r in rows] == [
-            e["qid"] for e in expected if split_of(e["figure_id"], fractions) == split
+            e["qid"] for e in expected if splits[e["figure_id"]] == split
         ]
         for row in rows:
             item = by_qid[row["qid"]]
-            assert split_of(item["figure_id"], fractions) == split
+            assert splits[item["figure_id"]] == split
             for key, value in item.items():
                 got = json.loads(row[key]) if key == "answer" else row[key]
                 assert got == value, (row["qid"], key)

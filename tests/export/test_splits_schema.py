@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from figgen.errors import FiggenError
 from figgen.export.schema import FIGURE_FEATURES, QA_FEATURES, figure_row, item_from_qa_row, qa_row
-from figgen.export.splits import SplitFractions, split_of
+from figgen.export.splits import SPLITS, SplitFractions, assign_splits, split_of
 from figgen.vqa.item import QAItem
 from tests.export.fixtures import hand_items, hand_record
 
@@ -86,3 +86,37 @@ def test_element_list_is_a_list_of_structs_not_a_dict_of_lists() -> None:
     assert isinstance(FIGURE_FEATURES["elements"], List)
     assert isinstance(FIGURE_FEATURES["elements"].feature, dict)
     assert QAItem.__dataclass_fields__.keys() <= set(QA_FEATURES) | {"image"}
+
+
+def test_a_twenty_figure_build_gets_all_three_splits() -> None:
+    ids = [f"fig-{i:06d}" for i in range(20)]
+    plain = {fid: split_of(fid, SplitFractions()) for fid in ids}
+    assert "validation" not in plain.values()  # the pure hash rule leaves one empty here
+    assigned = assign_splits(ids, SplitFractions())
+    assert set(assigned.values()) == set(SPLITS)
+    moved = [fid for fid in ids if assigned[fid] != plain[fid]]
+    assert len(moved) == 1 and assigned[moved[0]] == "validation"
+
+
+@settings(max_examples=60)
+@given(
+    st.sets(st.text(min_size=1, max_size=12), min_size=3, max_size=30),
+    st.floats(0.05, 0.9),
+    st.floats(0.05, 0.9),
+)
+def test_assignment_fills_every_split_and_moves_few(ids: set[str], a: float, b: float) -> None:
+    train = a / (a + b + 0.1)
+    validation = b / (a + b + 0.1)
+    fractions = SplitFractions(train, validation, 1 - train - validation)
+    figure_ids = sorted(ids)
+    assigned = assign_splits(figure_ids, fractions)
+    assert sorted(assigned) == figure_ids
+    assert set(assigned.values()) == set(SPLITS)
+    plain = {fid: split_of(fid, fractions) for fid in figure_ids}
+    empty = len(set(SPLITS) - set(plain.values()))
+    assert sum(assigned[f] != plain[f] for f in figure_ids) == empty
+
+
+def test_large_datasets_keep_the_pure_hash_rule() -> None:
+    ids = [f"fig-{i:06d}" for i in range(500)]
+    assert assign_splits(ids, SplitFractions()) == {f: split_of(f, SplitFractions()) for f in ids}
