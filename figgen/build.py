@@ -77,7 +77,9 @@ def _prepare_dir(out: Path, seed: int, config: FigureConfig) -> Path:
         try:
             existing = json.loads(manifest_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
-            raise BuildDirError(f"{manifest_path} is unreadable; move it away or use another --out") from None
+            raise BuildDirError(
+                f"{manifest_path} is unreadable; move it away or use another --out"
+            ) from None
         if existing.get("seed") != seed or existing.get("config") != config.to_dict():
             raise BuildDirError(
                 f"{out} holds another build (seed {existing.get('seed')}, different config); "
@@ -90,11 +92,17 @@ def _prepare_dir(out: Path, seed: int, config: FigureConfig) -> Path:
         figures.mkdir(parents=True, exist_ok=True)
         removed = remove_stale_temporaries(figures)
         if not manifest_path.exists():
-            claim = {"status": "in_progress", "seed": seed, "config": config.to_dict(),
-                     "figgen_version": __version__}
+            claim = {
+                "status": "in_progress",
+                "seed": seed,
+                "config": config.to_dict(),
+                "figgen_version": __version__,
+            }
             atomic_write_text(manifest_path, json.dumps(claim, indent=2, sort_keys=True) + "\n")
     except OSError as exc:
-        raise BuildDirError(f"cannot write to {out}: {exc.strerror}; choose a writable --out") from None
+        raise BuildDirError(
+            f"cannot write to {out}: {exc.strerror}; choose a writable --out"
+        ) from None
     if removed:
         log.info("removed %d partial files left by an interrupted run", removed)
     return figures
@@ -118,7 +126,11 @@ def write_figure(figures: Path, seed: int, index: int, config: FigureConfig) -> 
 
 
 def _run(
-    todo: list[int], seed: int, config: FigureConfig, figures: Path, workers: int,
+    todo: list[int],
+    seed: int,
+    config: FigureConfig,
+    figures: Path,
+    workers: int,
     progress: bool,
 ) -> Iterable[int]:
     from tqdm import tqdm
@@ -153,8 +165,9 @@ def _manifest(out: Path, n: int, seed: int, config: FigureConfig) -> dict[str, A
         resampled += bool(record["repair"]["resampled"])
     multi = sum(c for k, c in panel_counts.items() if k > 1) / n
     if multi < config.panels.min_multi_panel_share:
-        log.warning("multi-panel share %.2f is below %.2f", multi,
-                    config.panels.min_multi_panel_share)
+        log.warning(
+            "multi-panel share %.2f is below %.2f", multi, config.panels.min_multi_panel_share
+        )
     return {
         "status": "complete",
         "figgen_version": __version__,
@@ -188,8 +201,9 @@ def _write_questions(out: Path) -> dict[str, Any] | None:
 def _check_styles(config: FigureConfig) -> None:
     import matplotlib.style
 
-    unknown = sorted(set(config.style.styles) - set(matplotlib.style.available) - {"default",
-                                                                                   "classic"})
+    unknown = sorted(
+        set(config.style.styles) - set(matplotlib.style.available) - {"default", "classic"}
+    )
     if unknown:
         raise FiggenError(
             f"config style.styles names unknown matplotlib styles {unknown}; "

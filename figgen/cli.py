@@ -43,8 +43,13 @@ def build(
     from figgen.config import load_config
 
     summary = build_dataset(
-        out, n=n, seed=seed, workers=workers or os.cpu_count() or 1,
-        config=load_config(config), progress=progress, questions=questions,
+        out,
+        n=n,
+        seed=seed,
+        workers=workers or os.cpu_count() or 1,
+        config=load_config(config),
+        progress=progress,
+        questions=questions,
     )
     counts = summary.manifest["counts"]
     typer.echo(

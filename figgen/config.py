@@ -58,8 +58,8 @@ class PanelsConfig(_Section):
 class ImageConfig(_Section):
     dpi: IntRange = (200, 500)
     aspect: Range = (0.25, 1.5)
-    panel_inches: Range = (2.6, 3.6)
-    max_inches: float = Field(20.0, gt=1.0, description="largest figure side, inches")
+    panel_inches: Range = (3.0, 5.0)
+    max_inches: float = Field(25.0, gt=1.0, description="largest figure side, inches")
     max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
 
 
@@ -91,17 +91,31 @@ class FontConfig(_Section):
         }
     )
     mathtext_fontsets: Weights = Field(
-        default_factory=lambda: {"dejavusans": 2.0, "dejavuserif": 1.0, "cm": 1.5, "stix": 1.0,
-                                 "stixsans": 0.5}
+        default_factory=lambda: {
+            "dejavusans": 2.0,
+            "dejavuserif": 1.0,
+            "cm": 1.5,
+            "stix": 1.0,
+            "stixsans": 0.5,
+        }
     )
 
 
 class StyleConfig(_Section):
     styles: list[str] = Field(
         default_factory=lambda: [
-            "default", "classic", "ggplot", "bmh", "seaborn-v0_8-whitegrid",
-            "seaborn-v0_8-darkgrid", "seaborn-v0_8-ticks", "fivethirtyeight", "grayscale",
-            "Solarize_Light2", "tableau-colorblind10", "fast",
+            "default",
+            "classic",
+            "ggplot",
+            "bmh",
+            "seaborn-v0_8-whitegrid",
+            "seaborn-v0_8-darkgrid",
+            "seaborn-v0_8-ticks",
+            "fivethirtyeight",
+            "grayscale",
+            "Solarize_Light2",
+            "tableau-colorblind10",
+            "fast",
         ]
     )
     dark_p: Probability = 0.08
@@ -151,9 +165,7 @@ class ContourConfig(_Section):
 
 
 class DistributionConfig(_Section):
-    weights: Weights = Field(
-        default_factory=lambda: {"linear": 1.0, "gmm": 1.0, "random": 1.0}
-    )
+    weights: Weights = Field(default_factory=lambda: {"linear": 1.0, "gmm": 1.0, "random": 1.0})
     slope: Range = (-5.0, 5.0)
     intercept: Range = (-100.0, 100.0)
     noise: Range = (0.0, 0.25)

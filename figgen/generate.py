@@ -28,7 +28,11 @@ class GeneratedFigure:
 
 
 def generate_figure(
-    cfg: FigureConfig, seed: int, index: int, *, vocab: Vocabulary | None = None,
+    cfg: FigureConfig,
+    seed: int,
+    index: int,
+    *,
+    vocab: Vocabulary | None = None,
 ) -> GeneratedFigure:
     """Figure ``index`` of the build with ``seed``: identical bytes wherever it runs."""
     resampled: list[dict[str, Any]] = []
@@ -43,8 +47,12 @@ def generate_figure(
             continue
         repair = {**rendered.repair, "resampled": resampled}
         record = make_record(
-            rendered.spec, elements=rendered.elements, width=rendered.width,
-            height=rendered.height, repair=repair, generator_version=__version__,
+            rendered.spec,
+            elements=rendered.elements,
+            width=rendered.width,
+            height=rendered.height,
+            repair=repair,
+            generator_version=__version__,
             image_file=f"figures/{spec.id}.png",
         )
         return GeneratedFigure(record, rendered.png)

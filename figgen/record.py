@@ -14,14 +14,40 @@ from typing import Any, Literal
 from figgen.spec import FigureSpec
 
 ElementKind = Literal[
-    "figure", "panel", "title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text",
-    "legend", "legend_entry", "colorbar", "colorbar_label", "colorbar_tick_label", "line",
-    "marker", "errorbar", "bar", "point", "contour_level", "contour_band",
+    "figure",
+    "panel",
+    "title",
+    "xlabel",
+    "ylabel",
+    "xtick_label",
+    "ytick_label",
+    "offset_text",
+    "legend",
+    "legend_entry",
+    "colorbar",
+    "colorbar_label",
+    "colorbar_tick_label",
+    "line",
+    "marker",
+    "errorbar",
+    "bar",
+    "point",
+    "contour_level",
+    "contour_band",
 ]
 
 TEXT_KINDS: frozenset[str] = frozenset(
-    {"title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text",
-     "colorbar_label", "colorbar_tick_label", "legend_entry"}
+    {
+        "title",
+        "xlabel",
+        "ylabel",
+        "xtick_label",
+        "ytick_label",
+        "offset_text",
+        "colorbar_label",
+        "colorbar_tick_label",
+        "legend_entry",
+    }
 )
 """Kinds whose element carries a ``text`` field."""
 
@@ -43,8 +69,12 @@ class Element:
     axis: Literal["x", "y"] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "panel": self.panel,
-                               "bbox": list(self.bbox)}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "panel": self.panel,
+            "bbox": list(self.bbox),
+        }
         for key in ("text", "value", "series", "item", "axis"):
             value = getattr(self, key)
             if value is not None:
@@ -74,9 +104,15 @@ def make_record(
         "index": spec.index,
         "attempt": spec.attempt,
         "generator": {"name": "figgen", "version": generator_version},
-        "image": {"file": image_file, "width": width, "height": height, "dpi": spec.dpi,
-                  "width_in": spec.width_in, "height_in": spec.height_in,
-                  "panel_aspect": spec.panel_aspect},
+        "image": {
+            "file": image_file,
+            "width": width,
+            "height": height,
+            "dpi": spec.dpi,
+            "width_in": spec.width_in,
+            "height_in": spec.height_in,
+            "panel_aspect": spec.panel_aspect,
+        },
         "layout": spec_dict["layout"],
         "style": spec_dict["style"],
         "panels": spec_dict["panels"],

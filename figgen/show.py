@@ -8,17 +8,35 @@ from pathlib import Path
 from figgen.errors import FiggenError
 
 KIND_COLOURS: dict[str, str] = {
-    "figure": "#888888", "panel": "#1f77b4", "title": "#d62728", "xlabel": "#ff7f0e",
-    "ylabel": "#ff7f0e", "xtick_label": "#2ca02c", "ytick_label": "#2ca02c",
-    "offset_text": "#17becf", "legend": "#9467bd", "legend_entry": "#c5b0d5",
-    "colorbar": "#8c564b", "colorbar_label": "#e377c2", "colorbar_tick_label": "#bcbd22",
-    "line": "#7f7f7f", "marker": "#ff00ff", "errorbar": "#00ced1", "bar": "#ff4500",
-    "point": "#ff00ff", "contour_level": "#00bfff", "contour_band": "#4169e1",
+    "figure": "#888888",
+    "panel": "#1f77b4",
+    "title": "#d62728",
+    "xlabel": "#ff7f0e",
+    "ylabel": "#ff7f0e",
+    "xtick_label": "#2ca02c",
+    "ytick_label": "#2ca02c",
+    "offset_text": "#17becf",
+    "legend": "#9467bd",
+    "legend_entry": "#c5b0d5",
+    "colorbar": "#8c564b",
+    "colorbar_label": "#e377c2",
+    "colorbar_tick_label": "#bcbd22",
+    "line": "#7f7f7f",
+    "marker": "#ff00ff",
+    "errorbar": "#00ced1",
+    "bar": "#ff4500",
+    "point": "#ff00ff",
+    "contour_level": "#00bfff",
+    "contour_band": "#4169e1",
 }
 
 
 def show_boxes(
-    dataset: str | Path, figure: str, out: str | Path, *, kinds: set[str] | None = None,
+    dataset: str | Path,
+    figure: str,
+    out: str | Path,
+    *,
+    kinds: set[str] | None = None,
 ) -> Path:
     """Write ``out``: the figure's PNG with every (or each of ``kinds``) box outlined."""
     from PIL import Image, ImageDraw

@@ -52,7 +52,12 @@ class PlotKind(Protocol):
     name: str
 
     def sample(
-        self, rng: np.random.Generator, cfg: FigureConfig, distribution: str, *, dark: bool,
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
         """Draw the panel's numbers, generating parameters and look."""
@@ -81,11 +86,38 @@ def random_color(rng: np.random.Generator, *, dark: bool) -> str:
 
 
 LEGEND_LOCATIONS: tuple[str, ...] = (
-    "upper right", "upper left", "lower left", "lower right", "center right", "upper center",
+    "upper right",
+    "upper left",
+    "lower left",
+    "lower right",
+    "center right",
+    "upper center",
 )
 
 COLORMAPS: tuple[str, ...] = (
-    "viridis", "plasma", "inferno", "magma", "cividis", "coolwarm", "RdBu_r", "Spectral",
-    "jet", "rainbow", "turbo", "cubehelix", "terrain", "ocean", "YlGnBu", "PuOr", "BrBG",
-    "Blues", "Greens", "Reds", "hot", "copper", "twilight", "gnuplot2", "nipy_spectral",
+    "viridis",
+    "plasma",
+    "inferno",
+    "magma",
+    "cividis",
+    "coolwarm",
+    "RdBu_r",
+    "Spectral",
+    "jet",
+    "rainbow",
+    "turbo",
+    "cubehelix",
+    "terrain",
+    "ocean",
+    "YlGnBu",
+    "PuOr",
+    "BrBG",
+    "Blues",
+    "Greens",
+    "Reds",
+    "hot",
+    "copper",
+    "twilight",
+    "gnuplot2",
+    "nipy_spectral",
 )

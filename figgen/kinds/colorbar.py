@@ -5,13 +5,19 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colorbar import Colorbar
+from matplotlib.ticker import MaxNLocator
 
 from figgen.spec import FigureStyle
 
 
 def add_colorbar(
-    ax: Axes, mappable: ScalarMappable, location: str | None, label: str | None,
+    ax: Axes,
+    mappable: ScalarMappable,
+    location: str | None,
+    label: str | None,
     style: FigureStyle,
+    *,
+    nbins: int | None = None,
 ) -> Colorbar | None:
     if location is None:
         return None
@@ -19,6 +25,8 @@ def add_colorbar(
     assert fig is not None
     cbar = fig.colorbar(mappable, ax=ax, location=location, fraction=0.08, pad=0.03)
     cbar.ax.tick_params(labelsize=style.sizes.colorbar)
+    if nbins:
+        cbar.locator = MaxNLocator(nbins=nbins)
     if label:
         cbar.set_label(label, fontsize=style.sizes.colorbar)
     return cbar

@@ -23,7 +23,12 @@ class ContourKind:
     name = "contour"
 
     def sample(
-        self, rng: np.random.Generator, cfg: FigureConfig, distribution: str, *, dark: bool,
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
         cc, dc = cfg.contour, cfg.distributions
@@ -37,18 +42,28 @@ class ContourKind:
             a, b = rng.normal(size=2)
             scale, offset = uniform(rng, (1.0, 1000.0)), uniform(rng, dc.intercept)
             clean = offset + scale * (a * u + b * v)
-            params = {"gradient": [a * scale, b * scale], "offset": offset, "noise": noise,
-                      "unit_square": True}
+            params = {
+                "gradient": [a * scale, b * scale],
+                "offset": offset,
+                "noise": noise,
+                "unit_square": True,
+            }
         elif distribution == "gmm":
             k = integer(rng, cc.clusters)
             centres = rng.uniform(0.1, 0.9, (k, 2))
             widths = rng.uniform(0.06, 0.25, (k, 2))
             amps = rng.uniform(0.3, 1.0, k) * uniform(rng, (1.0, 1000.0))
-            clean = sum(a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
-                        for a, c, w in zip(amps, centres, widths, strict=True))
-            params = {"components": k, "centres_unit": centres.tolist(),
-                      "widths_unit": widths.tolist(), "amplitudes": amps.tolist(),
-                      "noise": noise}
+            clean = sum(
+                a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
+                for a, c, w in zip(amps, centres, widths, strict=True)
+            )
+            params = {
+                "components": k,
+                "centres_unit": centres.tolist(),
+                "widths_unit": widths.tolist(),
+                "amplitudes": amps.tolist(),
+                "noise": noise,
+            }
         else:
             coarse = rng.normal(size=(integer(rng, (3, 7)), integer(rng, (3, 7))))
             clean = _upsample(coarse, ny, nx) * uniform(rng, (1.0, 1000.0))
@@ -59,10 +74,19 @@ class ContourKind:
         levels = sig(np.linspace(z.min(), z.max(), n_levels + 2)[1:-1], 4)
         colormap = str(rng.choice(COLORMAPS)) if rng.random() < cfg.style.colormap_p else None
         contour_style = choose(rng, cc.style)
-        colorbar = choose(rng, cfg.scatter.colorbar_location) \
-            if (colormap or contour_style != "lines") and rng.random() < cc.colorbar_p else None
-        data = {"x": sig(x), "y": sig(y), "z": z.tolist(), "levels": levels,
-                "samples_x": None, "samples_y": None}
+        colorbar = (
+            choose(rng, cfg.scatter.colorbar_location)
+            if (colormap or contour_style != "lines") and rng.random() < cc.colorbar_p
+            else None
+        )
+        data = {
+            "x": sig(x),
+            "y": sig(y),
+            "z": z.tolist(),
+            "levels": levels,
+            "samples_x": None,
+            "samples_y": None,
+        }
         style = {
             "contour_style": contour_style,
             "colormap": colormap if colormap or contour_style == "lines" else "Greys",
@@ -83,12 +107,25 @@ class ContourKind:
             bounds = [float(z.min()), *levels, float(z.max())]
             filled = ax.contourf(x, y, z, levels=bounds, cmap=st["colormap"])
         if st["contour_style"] in ("lines", "both"):
-            line_kw = {"cmap": st["colormap"]} if st["colormap"] and filled is None \
+            line_kw = (
+                {"cmap": st["colormap"]}
+                if st["colormap"] and filled is None
                 else {"colors": st["line_color"] if filled is None else "k"}
+            )
             lines = ax.contour(x, y, z, levels=levels, linewidths=st["linewidth"], **line_kw)
         mappable = filled if filled is not None else lines
-        cbar = add_colorbar(ax, mappable, st["colorbar"], st["colorbar_label"], style) \
-            if mappable is not None and st["colormap"] else None
+        cbar = (
+            add_colorbar(
+                ax,
+                mappable,
+                st["colorbar"],
+                st["colorbar_label"],
+                style,
+                nbins=st.get("cbar_nbins"),
+            )
+            if mappable is not None and st["colormap"]
+            else None
+        )
 
         def probe(renderer: RendererBase) -> list[Mark]:
             marks: list[Mark] = []

@@ -23,7 +23,12 @@ class HistogramKind:
     name = "histogram"
 
     def sample(
-        self, rng: np.random.Generator, cfg: FigureConfig, distribution: str, *, dark: bool,
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
         hc = cfg.histogram
@@ -39,7 +44,8 @@ class HistogramKind:
         count_log = bool(rng.random() < cfg.style.log_y_p) and bool(counts.min() > 0)
         errors = bool(rng.random() < hc.yerr_p)
         data = {
-            "samples": samples.tolist(), "bin_edges": edges.tolist(),
+            "samples": samples.tolist(),
+            "bin_edges": edges.tolist(),
             "counts": counts.astype(int).tolist(),
             "orientation": "horizontal" if horizontal else "vertical",
             "errors": sig(np.sqrt(counts)) if errors else None,
@@ -51,25 +57,36 @@ class HistogramKind:
             "grid": bool(rng.random() < cfg.style.grid_p),
         }
         scale = "log" if count_log else "linear"
-        return Sampled(params=params, data=data, style=style,
-                       xscale=scale if horizontal else "linear",
-                       yscale="linear" if horizontal else scale)
+        return Sampled(
+            params=params,
+            data=data,
+            style=style,
+            xscale=scale if horizontal else "linear",
+            yscale="linear" if horizontal else scale,
+        )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st, d = panel.style, panel.data
         edges, counts = np.asarray(d["bin_edges"]), np.asarray(d["counts"], dtype=float)
         left, width = edges[:-1], np.diff(edges)
         horizontal = d["orientation"] == "horizontal"
-        edge_kw = {"edgecolor": st["edgecolor"], "linewidth": st["edgewidth"]} \
-            if st["edgecolor"] else {"linewidth": 0}
+        edge_kw = (
+            {"edgecolor": st["edgecolor"], "linewidth": st["edgewidth"]}
+            if st["edgecolor"]
+            else {"linewidth": 0}
+        )
         if horizontal:
             ax.barh(left, counts, height=width, align="edge", color=st["color"], **edge_kw)
         else:
             ax.bar(left, counts, width=width, align="edge", color=st["color"], **edge_kw)
         mids = (edges[:-1] + edges[1:]) / 2
         if d["errors"] is not None:
-            err_kw = {"fmt": "none", "ecolor": "0.2" if not style.dark else "0.85",
-                      "elinewidth": 0.8, "capsize": 2}
+            err_kw = {
+                "fmt": "none",
+                "ecolor": "0.2" if not style.dark else "0.85",
+                "elinewidth": 0.8,
+                "capsize": 2,
+            }
             if horizontal:
                 ax.errorbar(counts, mids, xerr=d["errors"], **err_kw)
             else:
@@ -82,20 +99,33 @@ class HistogramKind:
             log_counts = (ax.get_xscale() if horizontal else ax.get_yscale()) == "log"
             base = (ax.get_xlim() if horizontal else ax.get_ylim())[0] if log_counts else 0.0
             if horizontal:
-                lo, hi = centres(ax, np.full_like(left, base), left), centres(ax, counts, left + width)
+                lo, hi = (
+                    centres(ax, np.full_like(left, base), left),
+                    centres(ax, counts, left + width),
+                )
             else:
-                lo, hi = centres(ax, left, np.full_like(left, base)), centres(ax, left + width, counts)
+                lo, hi = (
+                    centres(ax, left, np.full_like(left, base)),
+                    centres(ax, left + width, counts),
+                )
             marks = []
             for i in range(len(counts)):
                 x0, x1 = sorted((lo[i, 0], hi[i, 0]))
                 y0, y1 = sorted((lo[i, 1], hi[i, 1]))
-                marks.append(Mark("bar", (x0 - pad, y0 - pad, x1 + pad, y1 + pad),
-                                  value=[float(mids[i]), float(counts[i])], item=i))
+                marks.append(
+                    Mark(
+                        "bar",
+                        (x0 - pad, y0 - pad, x1 + pad, y1 + pad),
+                        value=[float(mids[i]), float(counts[i])],
+                        item=i,
+                    )
+                )
             if d["errors"] is not None:
                 axis = "x" if horizontal else "y"
                 px, py = (counts, mids) if horizontal else (mids, counts)
-                marks += errorbar_marks(ax, px, py, np.asarray(d["errors"]), axis=axis,
-                                        half_px=max(2 * dpi / 72, 1.0))
+                marks += errorbar_marks(
+                    ax, px, py, np.asarray(d["errors"]), axis=axis, half_px=max(2 * dpi / 72, 1.0)
+                )
             return marks
 
         return Drawn(probes=[probe])

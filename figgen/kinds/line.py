@@ -26,7 +26,12 @@ class LineKind:
     name = "line"
 
     def sample(
-        self, rng: np.random.Generator, cfg: FigureConfig, distribution: str, *, dark: bool,
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
         lc = cfg.line
@@ -44,13 +49,17 @@ class LineKind:
                 p["log_y_mapped"] = True
             xerr = _errors(rng, x, log=xlog) if has_xerr else None
             yerr = _errors(rng, y, log=ylog) if has_yerr else None
-            series.append({
-                "x": sig(x), "y": sig(y), "xerr": sig(xerr) if xerr is not None else None,
-                "yerr": sig(yerr) if yerr is not None else None,
-                "color": random_color(rng, dark=dark),
-                "label": vocab.words[int(rng.integers(len(vocab.words)))],
-                "linestyle": str(rng.choice(LINESTYLES)),
-            })
+            series.append(
+                {
+                    "x": sig(x),
+                    "y": sig(y),
+                    "xerr": sig(xerr) if xerr is not None else None,
+                    "yerr": sig(yerr) if yerr is not None else None,
+                    "color": random_color(rng, dark=dark),
+                    "label": vocab.words[int(rng.integers(len(vocab.words)))],
+                    "linestyle": str(rng.choice(LINESTYLES)),
+                }
+            )
             params.append(p)
         style = {
             "marker": marker,
@@ -61,18 +70,31 @@ class LineKind:
             "legend_loc": str(rng.choice(LEGEND_LOCATIONS)),
             "grid": bool(rng.random() < cfg.style.grid_p),
         }
-        return Sampled(params={"series": params}, data={"series": series}, style=style,
-                       xscale="log" if xlog else "linear", yscale="log" if ylog else "linear")
+        return Sampled(
+            params={"series": params},
+            data={"series": series},
+            style=style,
+            xscale="log" if xlog else "linear",
+            yscale="log" if ylog else "linear",
+        )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st = panel.style
         dpi = ax.figure.dpi
         for s in panel.data["series"]:
             ax.errorbar(
-                s["x"], s["y"], xerr=s["xerr"], yerr=s["yerr"], color=s["color"],
-                marker=st["marker"] or "", markersize=st["markersize"],
-                linewidth=st["linewidth"], linestyle=s["linestyle"], capsize=st["capsize"],
-                elinewidth=max(0.6, st["linewidth"] * 0.6), label=s["label"],
+                s["x"],
+                s["y"],
+                xerr=s["xerr"],
+                yerr=s["yerr"],
+                color=s["color"],
+                marker=st["marker"] or "",
+                markersize=st["markersize"],
+                linewidth=st["linewidth"],
+                linestyle=s["linestyle"],
+                capsize=st["capsize"],
+                elinewidth=max(0.6, st["linewidth"] * 0.6),
+                label=s["label"],
             )
         if st["legend"]:
             ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend)
@@ -80,16 +102,22 @@ class LineKind:
 
         def probe(renderer: RendererBase) -> list[Mark]:
             lw_half = max(st["linewidth"] * dpi / 72 / 2, 1.0)
-            mark_half = st["markersize"] * dpi / 72 / 2 if st["marker"] else lw_half
+            mark_half = st["markersize"] * dpi / 72 / 2
             cap_half = max(st["capsize"] * dpi / 72, lw_half)
             marks: list[Mark] = []
             for i, s in enumerate(panel.data["series"]):
                 x, y = np.asarray(s["x"]), np.asarray(s["y"])
                 xy = centres(ax, x, y)
                 lo, hi = xy.min(axis=0), xy.max(axis=0)
-                marks.append(Mark("line", (lo[0] - lw_half, lo[1] - lw_half,
-                                           hi[0] + lw_half, hi[1] + lw_half), series=i))
-                marks += point_marks("marker", xy, mark_half, np.column_stack([x, y]), series=i)
+                marks.append(
+                    Mark(
+                        "line",
+                        (lo[0] - lw_half, lo[1] - lw_half, hi[0] + lw_half, hi[1] + lw_half),
+                        series=i,
+                    )
+                )
+                if st["marker"]:  # without a symbol a point may fall in a dash gap: no mark
+                    marks += point_marks("marker", xy, mark_half, np.column_stack([x, y]), series=i)
                 marks += errorbar_marks(ax, x, y, s["yerr"], axis="y", half_px=cap_half, series=i)
                 marks += errorbar_marks(ax, x, y, s["xerr"], axis="x", half_px=cap_half, series=i)
             return marks

@@ -15,21 +15,36 @@ def centres(ax: Axes, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def point_marks(
-    kind: str, xy: np.ndarray, half: float | np.ndarray, values: np.ndarray, *,
+    kind: str,
+    xy: np.ndarray,
+    half: float | np.ndarray,
+    values: np.ndarray,
+    *,
     series: int | None = None,
 ) -> list[Mark]:
     """Square boxes of half-size ``half`` pixels around display points."""
     half_arr = np.broadcast_to(np.asarray(half, dtype=float), (len(xy),))
     return [
-        Mark(kind, (cx - h, cy - h, cx + h, cy + h), value=[float(v[0]), float(v[1])],
-             series=series, item=i)
+        Mark(
+            kind,
+            (cx - h, cy - h, cx + h, cy + h),
+            value=[float(v[0]), float(v[1])],
+            series=series,
+            item=i,
+        )
         for i, ((cx, cy), h, v) in enumerate(zip(xy, half_arr, values, strict=True))
     ]
 
 
 def errorbar_marks(
-    ax: Axes, x: np.ndarray, y: np.ndarray, err: np.ndarray | None, *, axis: str,
-    half_px: float, series: int | None = None,
+    ax: Axes,
+    x: np.ndarray,
+    y: np.ndarray,
+    err: np.ndarray | None,
+    *,
+    axis: str,
+    half_px: float,
+    series: int | None = None,
 ) -> list[Mark]:
     """One box per error bar: the segment from value - err to value + err, widened by caps."""
     if err is None:
@@ -42,10 +57,22 @@ def errorbar_marks(
     marks = []
     for i in range(len(x)):
         (ax0, ay0), (ax1, ay1) = lo[i], hi[i]
-        box = (min(ax0, ax1) - half_px, min(ay0, ay1) - half_px,
-               max(ax0, ax1) + half_px, max(ay0, ay1) + half_px)
-        marks.append(Mark("errorbar", box, value=[float(x[i]), float(y[i]), float(err[i])],
-                          series=series, item=i, axis=axis))
+        box = (
+            min(ax0, ax1) - half_px,
+            min(ay0, ay1) - half_px,
+            max(ax0, ax1) + half_px,
+            max(ay0, ay1) + half_px,
+        )
+        marks.append(
+            Mark(
+                "errorbar",
+                box,
+                value=[float(x[i]), float(y[i]), float(err[i])],
+                series=series,
+                item=i,
+                axis=axis,
+            )
+        )
     return marks
 
 

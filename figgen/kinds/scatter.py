@@ -12,7 +12,7 @@ from matplotlib.backend_bases import RendererBase
 from figgen.config import FigureConfig
 from figgen.kinds.base import COLORMAPS, Drawn, Mark, Sampled, random_color, register
 from figgen.kinds.colorbar import add_colorbar
-from figgen.kinds.marks import centres, errorbar_marks, point_marks
+from figgen.kinds.marks import errorbar_marks, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -25,7 +25,12 @@ class ScatterKind:
     name = "scatter"
 
     def sample(
-        self, rng: np.random.Generator, cfg: FigureConfig, distribution: str, *, dark: bool,
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
         sc = cfg.scatter
@@ -37,7 +42,8 @@ class ScatterKind:
             span = uniform(rng, cfg.distributions.x_span)
             x0, y0 = uniform(rng, (-span, span)), uniform(rng, cfg.distributions.intercept)
             x, y, labels, params = dist.clusters_2d(
-                rng, n, k, (x0, x0 + span, y0, y0 + span * uniform(rng, (0.1, 10.0))))
+                rng, n, k, (x0, x0 + span, y0, y0 + span * uniform(rng, (0.1, 10.0)))
+            )
             if xlog:
                 x = dist.to_log_axis(rng, x)
         else:
@@ -51,19 +57,31 @@ class ScatterKind:
             params["log_y_mapped"] = True
         colormap = str(rng.choice(COLORMAPS)) if rng.random() < cfg.style.colormap_p else None
         c = _colour_values(rng, x, y, labels) if colormap else None
-        colorbar = choose(rng, sc.colorbar_location) if colormap and rng.random() < sc.colorbar_p \
-            else None
+        colorbar = (
+            choose(rng, sc.colorbar_location) if colormap and rng.random() < sc.colorbar_p else None
+        )
         xerr = None
         if rng.random() < sc.xerr_p:
-            xerr = x * rng.uniform(0.02, 0.2, n) if xlog \
+            xerr = (
+                x * rng.uniform(0.02, 0.2, n)
+                if xlog
                 else (float(np.ptp(x)) or 1.0) * rng.uniform(0.01, 0.06, n)
-        yerr = (float(np.ptp(y)) or 1.0) * rng.uniform(0.01, 0.06, n) \
-            if rng.random() < sc.yerr_p and not ylog else None
-        data = {"x": sig(x), "y": sig(y), "c": sig(c) if c is not None else None,
-                "xerr": sig(xerr) if xerr is not None else None,
-                "yerr": sig(yerr) if yerr is not None else None}
+            )
+        yerr = (
+            (float(np.ptp(y)) or 1.0) * rng.uniform(0.01, 0.06, n)
+            if rng.random() < sc.yerr_p and not ylog
+            else None
+        )
+        data = {
+            "x": sig(x),
+            "y": sig(y),
+            "c": sig(c) if c is not None else None,
+            "xerr": sig(xerr) if xerr is not None else None,
+            "yerr": sig(yerr) if yerr is not None else None,
+        }
         style = {
-            "colormap": colormap, "colorbar": colorbar,
+            "colormap": colormap,
+            "colorbar": colorbar,
             "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
             "color": random_color(rng, dark=dark),
             "marker": str(rng.choice(MARKERS)),
@@ -72,22 +90,49 @@ class ScatterKind:
             "edgewidth": round(uniform(rng, (0.2, 0.8)), 2),
             "grid": bool(rng.random() < cfg.style.grid_p),
         }
-        return Sampled(params=params, data=data, style=style,
-                       xscale="log" if xlog else "linear", yscale="log" if ylog else "linear")
+        return Sampled(
+            params=params,
+            data=data,
+            style=style,
+            xscale="log" if xlog else "linear",
+            yscale="log" if ylog else "linear",
+        )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st, d = panel.style, panel.data
         x, y = np.asarray(d["x"]), np.asarray(d["y"])
         if d["xerr"] is not None or d["yerr"] is not None:
-            ax.errorbar(x, y, xerr=d["xerr"], yerr=d["yerr"], fmt="none",
-                        ecolor="0.5", elinewidth=0.7, zorder=1)
-        colour_kw = {"c": d["c"], "cmap": st["colormap"]} if d["c"] is not None \
-            else {"color": st["color"]}
-        points = ax.scatter(x, y, s=st["size"], marker=st["marker"], edgecolors=st["edgecolor"],
-                            linewidths=st["edgewidth"], zorder=2, **colour_kw)
+            ax.errorbar(
+                x,
+                y,
+                xerr=d["xerr"],
+                yerr=d["yerr"],
+                fmt="none",
+                ecolor="0.5",
+                elinewidth=0.7,
+                zorder=1,
+            )
+        colour_kw = (
+            {"c": d["c"], "cmap": st["colormap"]} if d["c"] is not None else {"color": st["color"]}
+        )
+        points = ax.scatter(
+            x,
+            y,
+            s=st["size"],
+            marker=st["marker"],
+            edgecolors=st["edgecolor"],
+            linewidths=st["edgewidth"],
+            zorder=2,
+            **colour_kw,
+        )
         ax.grid(st["grid"])
-        cbar = add_colorbar(ax, points, st["colorbar"], st["colorbar_label"], style) \
-            if d["c"] is not None else None
+        cbar = (
+            add_colorbar(
+                ax, points, st["colorbar"], st["colorbar_label"], style, nbins=st.get("cbar_nbins")
+            )
+            if d["c"] is not None
+            else None
+        )
         dpi = ax.figure.dpi
 
         def probe(renderer: RendererBase) -> list[Mark]:
@@ -103,7 +148,10 @@ class ScatterKind:
 
 
 def _colour_values(
-    rng: np.random.Generator, x: np.ndarray, y: np.ndarray, labels: np.ndarray | None,
+    rng: np.random.Generator,
+    x: np.ndarray,
+    y: np.ndarray,
+    labels: np.ndarray | None,
 ) -> np.ndarray:
     """Colour values from one of the three distributions: a gradient, the clusters, or noise."""
     mode = rng.integers(3)

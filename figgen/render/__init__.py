@@ -51,8 +51,14 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
                 fig.canvas.draw()
                 png = encode_png(fig)
                 width, height = fig.canvas.get_width_height()
-                return Rendered(spec, png, width, height, _clip(measured.elements),
-                                {"attempts": attempt + 1, "actions": actions})
+                return Rendered(
+                    spec,
+                    png,
+                    width,
+                    height,
+                    _clip(measured.elements),
+                    {"attempts": attempt + 1, "actions": actions},
+                )
             step = plan_repair(spec, problems, measured, cfg)
         log.debug("%s pass %d: %d problems, actions %s", spec.id, attempt, len(problems), step)
         if not step:

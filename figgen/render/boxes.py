@@ -21,8 +21,12 @@ def to_pixels(box: tuple[float, float, float, float] | BboxBase, height: int) ->
     x0, y0, x1, y1 = box
     x0, x1 = min(x0, x1), max(x0, x1)
     y0, y1 = min(y0, y1), max(y0, y1)
-    return (float(math.floor(x0)), float(math.floor(height - y1)),
-            float(math.ceil(x1)), float(math.ceil(height - y0)))
+    return (
+        float(math.floor(x0)),
+        float(math.floor(height - y1)),
+        float(math.ceil(x1)),
+        float(math.ceil(height - y0)),
+    )
 
 
 def intersect(box: PixelBox, clip: PixelBox) -> PixelBox | None:

@@ -13,13 +13,13 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogLocator, MaxNLocator
+from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter
 from PIL import Image
 
 from figgen.kinds import KINDS, Drawn
 from figgen.spec import FigureSpec, FigureStyle
 
-PNG_COMPRESS_LEVEL = 3
+PNG_COMPRESS_LEVEL = 1
 
 
 @dataclass
@@ -37,20 +37,22 @@ def style_context(style: FigureStyle) -> Iterator[None]:
     """
     with mpl.rc_context():
         matplotlib.style.use(style.mpl_style)
-        mpl.rcParams.update({
-            "font.family": [style.font_family],
-            "mathtext.fontset": style.mathtext_fontset,
-            "axes.formatter.use_mathtext": style.font_family == "cmr10",  # cmr10 lacks a minus
-            "axes.unicode_minus": style.font_family != "cmr10",
-            "xtick.labelsize": style.sizes.tick,
-            "ytick.labelsize": style.sizes.tick,
-            "axes.titlesize": style.sizes.title,
-            "axes.labelsize": style.sizes.label,
-            "legend.fontsize": style.sizes.legend,
-            "figure.constrained_layout.w_pad": style.wspace,
-            "figure.constrained_layout.h_pad": style.hspace,
-            "savefig.dpi": "figure",
-        })
+        mpl.rcParams.update(
+            {
+                "font.family": [style.font_family],
+                "mathtext.fontset": style.mathtext_fontset,
+                "axes.formatter.use_mathtext": style.font_family == "cmr10",  # cmr10 lacks a minus
+                "axes.unicode_minus": style.font_family != "cmr10",
+                "xtick.labelsize": style.sizes.tick,
+                "ytick.labelsize": style.sizes.tick,
+                "axes.titlesize": style.sizes.title,
+                "axes.labelsize": style.sizes.label,
+                "legend.fontsize": style.sizes.legend,
+                "figure.constrained_layout.w_pad": style.wspace,
+                "figure.constrained_layout.h_pad": style.hspace,
+                "savefig.dpi": "figure",
+            }
+        )
         yield
 
 
@@ -74,11 +76,14 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
             ax.set_ylabel(panel.ylabel, fontsize=sizes.label)
         ax.tick_params(labelsize=sizes.tick)
         for axis, key in ((ax.xaxis, "x_nbins"), (ax.yaxis, "y_nbins")):
+            if panel.style.get(f"{key[0]}_minor_labels") is False:
+                axis.set_minor_formatter(NullFormatter())
             nbins = panel.style.get(key)
             if nbins:
                 log = axis.get_scale() == "log"
-                axis.set_major_locator(LogLocator(numticks=nbins + 1) if log
-                                       else MaxNLocator(nbins=nbins))
+                axis.set_major_locator(
+                    LogLocator(numticks=nbins + 1) if log else MaxNLocator(nbins=nbins)
+                )
         handles.append(PanelHandles(panel.index, ax, drawn))
     return fig, handles
 
@@ -88,8 +93,11 @@ def encode_png(fig: Figure) -> bytes:
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     rgba = np.asarray(canvas.buffer_rgba())
-    image = Image.fromarray(np.ascontiguousarray(rgba[..., :3])) if rgba[..., 3].min() == 255 \
+    image = (
+        Image.fromarray(np.ascontiguousarray(rgba[..., :3]))
+        if rgba[..., 3].min() == 255
         else Image.fromarray(rgba)
+    )
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

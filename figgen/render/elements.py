@@ -40,7 +40,7 @@ class _Collector:
 
 @dataclass
 class Measured:
-    """Element boxes (marks clipped to their panel, text unclipped) and which belong to colorbars."""
+    """Element boxes (marks clipped to their panel, text unclipped); ids of colorbar parts."""
 
     elements: list[Element]
     colorbar_ids: set[int]
@@ -87,6 +87,13 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
                 clipped = intersect(to_pixels(mark.box, height), panel_box)
                 if clipped is None:
                     continue
-                out.add(mark.kind, i, clipped, value=mark.value, series=mark.series,
-                        item=mark.item, axis=mark.axis)
+                out.add(
+                    mark.kind,
+                    i,
+                    clipped,
+                    value=mark.value,
+                    series=mark.series,
+                    item=mark.item,
+                    axis=mark.axis,
+                )
     return Measured(out.elements, out.colorbar_ids)

@@ -8,6 +8,7 @@ the final figure draws the same image again without any repair.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,18 +20,34 @@ from figgen.render.boxes import area, inside, overlaps
 from figgen.render.elements import Measured
 from figgen.spec import FigureSpec
 
-TEXT_BOX_KINDS = frozenset({
-    "title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text", "legend",
-    "colorbar_label", "colorbar_tick_label",
-})
+TEXT_BOX_KINDS = frozenset(
+    {
+        "title",
+        "xlabel",
+        "ylabel",
+        "xtick_label",
+        "ytick_label",
+        "offset_text",
+        "legend",
+        "colorbar_label",
+        "colorbar_tick_label",
+    }
+)
 FONT_OF_KIND = {
-    "title": "title", "xlabel": "label", "ylabel": "label", "xtick_label": "tick",
-    "ytick_label": "tick", "offset_text": "tick", "legend": "legend",
-    "colorbar_label": "colorbar", "colorbar_tick_label": "colorbar",
+    "title": "title",
+    "xlabel": "label",
+    "ylabel": "label",
+    "xtick_label": "tick",
+    "ytick_label": "tick",
+    "offset_text": "tick",
+    "legend": "legend",
+    "colorbar_label": "colorbar",
+    "colorbar_tick_label": "colorbar",
 }
 MIN_FONT = {"title": 5.0, "label": 5.0, "tick": 4.0, "colorbar": 4.0, "legend": 4.0}
-SHRINK = 0.85
+SHRINK = 0.75
 MIN_PANEL_SHARE = 0.2
+TICK_KINDS = frozenset({"xtick_label", "ytick_label", "colorbar_tick_label"})
 
 
 @dataclass(frozen=True)
@@ -54,10 +71,12 @@ def find_problems(measured: Measured, spec: FigureSpec) -> list[Problem]:
 
     boxes = np.array([t.bbox for t in texts], dtype=float).reshape(-1, 4)
     if len(texts) > 1:
-        ix = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0],
-                                                                           boxes[None, :, 0])
-        iy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1],
-                                                                           boxes[None, :, 1])
+        ix = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(
+            boxes[:, None, 0], boxes[None, :, 0]
+        )
+        iy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(
+            boxes[:, None, 1], boxes[None, :, 1]
+        )
         hit = np.triu((ix > 0) & (iy > 0), k=1)
         for i, j in zip(*np.nonzero(hit), strict=True):
             problems.append(Problem("overlap", texts[i], texts[j]))
@@ -76,33 +95,65 @@ def find_problems(measured: Measured, spec: FigureSpec) -> list[Problem]:
 
 
 def plan_repair(
-    spec: FigureSpec, problems: list[Problem], measured: Measured, cfg: FigureConfig,
+    spec: FigureSpec,
+    problems: list[Problem],
+    measured: Measured,
+    cfg: FigureConfig,
 ) -> list[dict[str, Any]]:
-    """Edit ``spec`` in place to remove ``problems``; return the actions taken (empty: stuck)."""
+    """Edit ``spec`` in place to remove ``problems``; return the actions taken (empty: stuck).
+
+    Sizes are cut by what the geometry needs (a title wider than its grid cell shrinks to fit
+    in one pass), tick density by the room the labels need, so few passes are needed.
+    """
+    elements = measured.elements
+    canvas = elements[0].bbox
+    cell_w = (canvas[2] - canvas[0]) / spec.layout.cols
+    cell_h = (canvas[3] - canvas[1]) / spec.layout.rows
     actions: list[dict[str, Any]] = []
-    fonts: set[str] = set()
+    factors: dict[str, float] = {}
+    crowded: set[tuple[int | None, str]] = set()
+
+    def need(font: str, factor: float) -> None:
+        factors[font] = min(factors.get(font, 1.0), factor)
+
     for problem in problems:
         a, b = problem.a, problem.b
-        if (problem.kind == "overlap" and b is not None and a.kind == b.kind
-                and a.panel == b.panel and a.kind in ("xtick_label", "ytick_label")):
-            action = _fewer_ticks(spec, a, measured.elements)
-            if action and action not in actions:
+        if problem.kind == "small_panel":
+            for font in MIN_FONT:
+                need(font, SHRINK)
+            continue
+        if (
+            problem.kind == "overlap"
+            and b is not None
+            and a.kind == b.kind
+            and a.panel == b.panel
+            and a.kind in TICK_KINDS
+        ):
+            if (a.panel, a.kind) in crowded:
+                continue
+            action = _fewer_ticks(spec, a, elements)
+            if action is not None:
+                crowded.add((a.panel, a.kind))
                 actions.append(action)
                 continue
-        if problem.kind == "small_panel":
-            fonts.update(MIN_FONT)
-            continue
         for element in (a, b):
-            if element is not None and element.kind in FONT_OF_KIND:
-                fonts.add(FONT_OF_KIND[element.kind])
+            if element is None or element.kind not in FONT_OF_KIND:
+                continue
+            factor = SHRINK
+            x0, y0, x1, y1 = element.bbox
+            if element.kind in ("title", "xlabel", "colorbar_label"):
+                factor = min(factor, 0.92 * cell_w / max(x1 - x0, 1.0))
+            elif element.kind == "ylabel":
+                factor = min(factor, 0.92 * cell_h / max(y1 - y0, 1.0))
+            need(FONT_OF_KIND[element.kind], factor)
     sizes = spec.style.sizes
-    for font in sorted(fonts):
+    for font, factor in sorted(factors.items()):
         old = getattr(sizes, font)
-        new = max(MIN_FONT[font], round(old * SHRINK * 2) / 2)
+        new = max(MIN_FONT[font], math.floor(old * max(factor, 0.4) * 2) / 2)
         if new < old:
             setattr(sizes, font, new)
             actions.append({"action": "shrink_font", "target": font, "from": old, "to": new})
-    if fonts and not any(a["action"] == "shrink_font" for a in actions):
+    if factors and not any(a["action"] == "shrink_font" for a in actions):
         grow = _grow_canvas(spec, cfg)
         if grow:
             actions.append(grow)
@@ -110,16 +161,33 @@ def plan_repair(
 
 
 def _fewer_ticks(spec: FigureSpec, tick: Element, elements: list[Element]) -> dict[str, Any] | None:
-    axis = tick.kind[0]
-    shown = sum(1 for e in elements if e.kind == tick.kind and e.panel == tick.panel)
-    key = f"{axis}_nbins"
-    style = spec.panels[tick.panel].style  # type: ignore[index]
-    current = style.get(key) or shown
-    target = max(2, min(current - 1, shown - 2))
-    if target >= current and style.get(key):
+    """Lower the crowded axis's tick count to what its length holds; None at the floor."""
+    assert tick.panel is not None
+    same = [e for e in elements if e.kind == tick.kind and e.panel == tick.panel]
+    if tick.kind == "colorbar_tick_label":
+        region = next(e for e in elements if e.kind == "colorbar" and e.panel == tick.panel).bbox
+        vertical = (region[3] - region[1]) > (region[2] - region[0])
+        key = "cbar_nbins"
+    else:
+        region = next(e for e in elements if e.kind == "panel" and e.panel == tick.panel).bbox
+        vertical = tick.kind == "ytick_label"
+        key = f"{tick.kind[0]}_nbins"
+        panel = spec.panels[tick.panel]
+        minor_key = f"{tick.kind[0]}_minor_labels"
+        is_log = (panel.yscale if vertical else panel.xscale) == "log"
+        if is_log and panel.style.get(minor_key, True):
+            # Log axes label minor ticks over short ranges; those crowd first.
+            panel.style[minor_key] = False
+            return {"action": "hide_minor_labels", "panel": tick.panel, "target": minor_key}
+    length = region[3] - region[1] if vertical else region[2] - region[0]
+    size = max((e.bbox[3] - e.bbox[1]) if vertical else (e.bbox[2] - e.bbox[0]) for e in same)
+    style = spec.panels[tick.panel].style
+    current = style.get(key) or len(same)
+    target = max(1, min(current - 1, int(length // (1.6 * max(size, 1.0))) - 1))
+    if current <= 1 or target >= current:
         return None
     style[key] = target
-    return {"action": "fewer_ticks", "panel": tick.panel, "axis": axis, "nbins": target}
+    return {"action": "fewer_ticks", "panel": tick.panel, "target": key, "nbins": target}
 
 
 def _grow_canvas(spec: FigureSpec, cfg: FigureConfig) -> dict[str, Any] | None:
@@ -132,5 +200,8 @@ def _grow_canvas(spec: FigureSpec, cfg: FigureConfig) -> dict[str, Any] | None:
     spec.height_in = round(spec.height_in * factor, 3)
     max_dpi = int((img.max_pixels / (spec.width_in * spec.height_in)) ** 0.5)
     spec.dpi = max(img.dpi[0], min(spec.dpi, max_dpi))
-    return {"action": "grow_canvas", "from": list(old),
-            "to": [spec.width_in, spec.height_in, spec.dpi]}
+    return {
+        "action": "grow_canvas",
+        "from": list(old),
+        "to": [spec.width_in, spec.height_in, spec.dpi],
+    }

@@ -30,7 +30,11 @@ def _noisy(rng: np.random.Generator, clean: np.ndarray, noise: float) -> np.ndar
 
 
 def relation(
-    rng: np.random.Generator, cfg: DistributionConfig, distribution: str, x: np.ndarray, *,
+    rng: np.random.Generator,
+    cfg: DistributionConfig,
+    distribution: str,
+    x: np.ndarray,
+    *,
     xlog: bool,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """y as a function of x (lines and scatter). On a log x axis the relation is in log10(x)."""
@@ -48,11 +52,18 @@ def relation(
         stds = rng.uniform(0.05, 0.3, k) * width
         amps = rng.uniform(0.3, 1.0, k) * uniform(rng, (1.0, 100.0)) * rng.choice([-1, 1])
         offset = uniform(rng, cfg.intercept)
-        clean = offset + sum(a * np.exp(-0.5 * ((u - m) / s) ** 2)
-                             for a, m, s in zip(amps, means, stds, strict=True))
-        params = {"components": k, "means": means.tolist(), "stds": stds.tolist(),
-                  "amplitudes": amps.tolist(), "offset": offset, "noise": noise,
-                  "in_log10_x": xlog}
+        clean = offset + sum(
+            a * np.exp(-0.5 * ((u - m) / s) ** 2) for a, m, s in zip(amps, means, stds, strict=True)
+        )
+        params = {
+            "components": k,
+            "means": means.tolist(),
+            "stds": stds.tolist(),
+            "amplitudes": amps.tolist(),
+            "offset": offset,
+            "noise": noise,
+            "in_log10_x": xlog,
+        }
     else:
         level, spread = uniform(rng, cfg.intercept), uniform(rng, (1.0, 100.0))
         clean = rng.uniform(level - spread, level + spread, x.shape)
@@ -61,7 +72,12 @@ def relation(
 
 
 def samples_1d(
-    rng: np.random.Generator, cfg: DistributionConfig, distribution: str, n: int, *, log: bool,
+    rng: np.random.Generator,
+    cfg: DistributionConfig,
+    distribution: str,
+    n: int,
+    *,
+    log: bool,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Samples for a histogram: ramp density (skewed), Gaussian mixture, or uniform."""
     span = float(np.exp(rng.uniform(np.log(cfg.x_span[0]), np.log(cfg.x_span[1]))))
@@ -72,8 +88,7 @@ def samples_1d(
         u = np.sqrt(rng.random(n))  # density proportional to u on [0, 1]
         u = u if rising else 1.0 - u
         values = lo + span * u
-        params = {"density": "ramp", "rising": rising, "low": lo, "high": lo + span,
-                  "noise": noise}
+        params = {"density": "ramp", "rising": rising, "low": lo, "high": lo + span, "noise": noise}
     elif distribution == "gmm":
         k = integer(rng, cfg.gmm_clusters)
         means = rng.uniform(lo, lo + span, k)
@@ -81,8 +96,13 @@ def samples_1d(
         weights = rng.dirichlet(np.ones(k))
         comp = rng.choice(k, size=n, p=weights)
         values = rng.normal(means[comp], stds[comp])
-        params = {"components": k, "means": means.tolist(), "stds": stds.tolist(),
-                  "weights": weights.tolist(), "noise": noise}
+        params = {
+            "components": k,
+            "means": means.tolist(),
+            "stds": stds.tolist(),
+            "weights": weights.tolist(),
+            "noise": noise,
+        }
     else:
         values = rng.uniform(lo, lo + span, n)
         params = {"density": "uniform", "low": lo, "high": lo + span, "noise": noise}
@@ -96,7 +116,10 @@ def samples_1d(
 
 
 def clusters_2d(
-    rng: np.random.Generator, n: int, k: int, box: tuple[float, float, float, float],
+    rng: np.random.Generator,
+    n: int,
+    k: int,
+    box: tuple[float, float, float, float],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """n points from k Gaussian clusters in ``box`` = (x0, x1, y0, y1); returns x, y, labels."""
     x0, x1, y0, y1 = box
@@ -111,8 +134,13 @@ def clusters_2d(
     zy = rho[labels] * z[:, 0] + np.sqrt(1 - rho[labels] ** 2) * z[:, 1]
     x = centres[labels, 0] + stds[labels, 0] * zx
     y = centres[labels, 1] + stds[labels, 1] * zy
-    params = {"components": k, "centres": centres.tolist(), "stds": stds.tolist(),
-              "correlations": rho.tolist(), "weights": weights.tolist()}
+    params = {
+        "components": k,
+        "centres": centres.tolist(),
+        "stds": stds.tolist(),
+        "correlations": rho.tolist(),
+        "weights": weights.tolist(),
+    }
     return x, y, labels, params
 
 

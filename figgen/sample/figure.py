@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from figgen.config import FigureConfig
 from figgen.kinds import KINDS
 from figgen.record import figure_id
@@ -13,7 +15,11 @@ from figgen.spec import FigureSpec, PanelSpec
 
 
 def sample_figure(
-    cfg: FigureConfig, seed: int, index: int, *, attempt: int = 0,
+    cfg: FigureConfig,
+    seed: int,
+    index: int,
+    *,
+    attempt: int = 0,
     vocab: Vocabulary | None = None,
 ) -> FigureSpec:
     """The spec of figure ``index`` of a build with ``seed``.
@@ -31,16 +37,79 @@ def sample_figure(
         kind = choose(rng, cfg.kinds)
         distribution = choose(rng, cfg.distributions.weights)
         sampled = KINDS[kind].sample(rng, cfg, distribution, dark=style.dark, vocab=vocab)
-        panels.append(PanelSpec(
-            index=i, row=i // layout.cols, col=i % layout.cols, kind=kind,  # type: ignore[arg-type]
-            distribution=distribution,  # type: ignore[arg-type]
-            params=sampled.params, data=sampled.data,
-            title=maybe_title(rng, vocab, cfg.text),
-            xlabel=maybe_label(rng, vocab, cfg.text),
-            ylabel=maybe_label(rng, vocab, cfg.text),
-            xscale=sampled.xscale, yscale=sampled.yscale,  # type: ignore[arg-type]
-            style=sampled.style,
-        ))
-    return FigureSpec(id=figure_id(index), seed=seed, index=index, width_in=width,
-                      height_in=height, dpi=dpi, layout=layout, style=style, panels=panels,
-                      panel_aspect=aspect, attempt=attempt)
+        panels.append(
+            PanelSpec(
+                index=i,
+                row=i // layout.cols,
+                col=i % layout.cols,
+                kind=kind,  # type: ignore[arg-type]
+                distribution=distribution,  # type: ignore[arg-type]
+                params=sampled.params,
+                data=sampled.data,
+                title=maybe_title(rng, vocab, cfg.text),
+                xlabel=maybe_label(rng, vocab, cfg.text),
+                ylabel=maybe_label(rng, vocab, cfg.text),
+                xscale=sampled.xscale,
+                yscale=sampled.yscale,  # type: ignore[arg-type]
+                style=sampled.style,
+            )
+        )
+    spec = FigureSpec(
+        id=figure_id(index),
+        seed=seed,
+        index=index,
+        width_in=width,
+        height_in=height,
+        dpi=dpi,
+        layout=layout,
+        style=style,
+        panels=panels,
+        panel_aspect=aspect,
+        attempt=attempt,
+    )
+    fit_font_sizes(spec)
+    return spec
+
+
+# Average glyph advance as a fraction of the font size, for estimating text widths.
+_GLYPH = 0.62
+
+
+def _text_len(text: str | None) -> float:
+    if not text:
+        return 0.0
+    # A $...$ formula renders far shorter than its source.
+    parts = text.split("$")
+    plain = sum(len(p) for p in parts[::2])
+    math = sum(len(p) for p in parts[1::2])
+    return plain + 0.4 * math
+
+
+def fit_font_sizes(spec: FigureSpec) -> None:
+    """Cap the sampled font sizes at what the panel cells can hold.
+
+    The anchor's ranges (ticks up to 20 pt) assume large panels; capping by the cell size
+    keeps the sampled variety where it fits, so most figures need no repair pass at all.
+    """
+    cell_w = spec.width_in / spec.layout.cols * 72 * 0.92  # points
+    cell_h = spec.height_in / spec.layout.rows * 72 * 0.92
+    sizes = spec.style.sizes
+    longest_title = max((_text_len(p.title) for p in spec.panels), default=0.0)
+    longest_x = max((_text_len(p.xlabel) for p in spec.panels), default=0.0)
+    longest_y = max((_text_len(p.ylabel) for p in spec.panels), default=0.0)
+    if longest_title:
+        sizes.title = _cap(sizes.title, cell_w / (_GLYPH * longest_title), 5.0)
+    label_cap = min(
+        cell_w / (_GLYPH * longest_x) if longest_x else 99.0,
+        cell_h / (_GLYPH * longest_y) if longest_y else 99.0,
+    )
+    sizes.label = _cap(sizes.label, label_cap, 5.0)
+    # At least three tick labels of about five characters must fit along an axis.
+    tick_cap = min(cell_w, cell_h) / (3 * 5 * _GLYPH * 1.3)
+    sizes.tick = _cap(sizes.tick, tick_cap, 4.0)
+    sizes.colorbar = _cap(sizes.colorbar, tick_cap, 4.0)
+    sizes.legend = _cap(sizes.legend, sizes.label, 4.0)
+
+
+def _cap(size: float, limit: float, floor: float) -> float:
+    return max(floor, min(size, math.floor(limit * 2) / 2))

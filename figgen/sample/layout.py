@@ -12,7 +12,7 @@ from figgen.spec import Arrangement, LayoutSpec
 
 
 def sample_layout(rng: np.random.Generator, cfg: FigureConfig) -> LayoutSpec:
-    """round(normal(mean, std)) panels, clipped; strips up to ``max_strip``, else a near-square grid.
+    """round(normal(mean, std)) panels, clipped; strips up to ``max_strip``, else a grid.
 
     A grid keeps the sampled count: its last row may be partly filled, as in real papers.
     """
@@ -34,7 +34,9 @@ def sample_layout(rng: np.random.Generator, cfg: FigureConfig) -> LayoutSpec:
 
 
 def sample_canvas(
-    rng: np.random.Generator, cfg: FigureConfig, layout: LayoutSpec,
+    rng: np.random.Generator,
+    cfg: FigureConfig,
+    layout: LayoutSpec,
 ) -> tuple[float, float, int, float]:
     """Figure width and height in inches, dpi, and the panel aspect ratio (w/h) sampled."""
     img = cfg.image

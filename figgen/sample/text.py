@@ -26,8 +26,12 @@ def default_vocabulary() -> Vocabulary:
 
 
 def phrase(
-    rng: np.random.Generator, vocab: Vocabulary, cfg: TextConfig, *,
-    words: tuple[int, int], formula_p: float,
+    rng: np.random.Generator,
+    vocab: Vocabulary,
+    cfg: TextConfig,
+    *,
+    words: tuple[int, int],
+    formula_p: float,
 ) -> str:
     """A phrase of ``words`` tokens; each token is ``$formula$`` with ``formula_p``."""
     n = integer(rng, words)

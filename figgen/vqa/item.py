@@ -13,25 +13,25 @@ Level = Literal[1, 2, 3]
 Scope = Literal["figure", "panel", "cross-panel"]
 
 AnswerType = Literal[
-    "integer",        # 7
-    "number",         # 3.25
-    "boolean",        # true / false
-    "choice",         # one of ``choices`` (a string)
-    "string",         # free text, e.g. a title
-    "string_list",    # ["title a", "title b"]
-    "choice_list",    # several of ``choices``, order irrelevant
-    "integer_pair",   # [rows, cols]
-    "number_pair",    # [low, high]
-    "number_list",    # [1.0, 2.5, 4.0], order irrelevant
+    "integer",  # 7
+    "number",  # 3.25
+    "boolean",  # true / false
+    "choice",  # one of ``choices`` (a string)
+    "string",  # free text, e.g. a title
+    "string_list",  # ["title a", "title b"]
+    "choice_list",  # several of ``choices``, order irrelevant
+    "integer_pair",  # [rows, cols]
+    "number_pair",  # [low, high]
+    "number_list",  # [1.0, 2.5, 4.0], order irrelevant
 ]
 
 Metric = Literal[
-    "exact",          # equality after normalisation (case-insensitive strings, ints, lists in order)
-    "exact_set",      # the same set of values, order irrelevant
-    "relaxed_5pct",   # |pred - gt| <= 5% of |gt| (per element for pairs)
-    "ssmape",         # signed SMAPE 2(pred-gt)/(|pred|+|gt|); reported as mean |.| and bias
-    "cer",            # character error rate of one string (LaTeX-normalised)
-    "cer_list",       # CER of two lists aligned by minimum total edit distance
+    "exact",  # equality after normalisation (case-insensitive strings, ints, lists in order)
+    "exact_set",  # the same set of values, order irrelevant
+    "relaxed_5pct",  # |pred - gt| <= 5% of |gt| (per element for pairs)
+    "ssmape",  # signed SMAPE 2(pred-gt)/(|pred|+|gt|); reported as mean |.| and bias
+    "cer",  # character error rate of one string (LaTeX-normalised)
+    "cer_list",  # CER of two lists aligned by minimum total edit distance
 ]
 
 

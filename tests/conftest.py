@@ -1,0 +1,29 @@
+"""Shared fixtures: a small, fast generator config and a tiny built dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from figgen.config import FigureConfig, config_from_dict
+
+SMALL = {
+    "panels": {"mean": 3.0, "std": 3.0, "count": [1, 6]},
+    "image": {"dpi": [60, 90], "panel_inches": [2.6, 3.4]},
+}
+
+
+@pytest.fixture(scope="session")
+def small_config() -> FigureConfig:
+    """Few panels at low dpi: every code path, a fraction of the pixels."""
+    return config_from_dict(SMALL)
+
+
+@pytest.fixture(scope="session")
+def small_build(tmp_path_factory: pytest.TempPathFactory, small_config: FigureConfig) -> Path:
+    from figgen.build import build_dataset
+
+    out = tmp_path_factory.mktemp("build") / "ds"
+    build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)
+    return out
