@@ -224,3 +224,14 @@ def test_lmms_eval_missing_split_is_a_one_line_error(built: Path, tmp_path: Path
     with pytest.raises(FiggenError, match="--split"):
         export_lmms_eval(built, tmp_path / "t", fractions=SplitFractions(1.0, 0.0, 0.0))
     assert not (tmp_path / "t").exists()
+
+
+def test_plain_question_drops_only_the_json_format_sentence() -> None:
+    from figgen.export.vlmevalkit import plain_question
+
+    asked = (
+        "What type of plot is shown in the only panel? Answer with a JSON object "
+        '{"plot_type": <one of "line", "histogram">} and nothing else.'
+    )
+    assert plain_question(asked) == "What type of plot is shown in the only panel?"
+    assert plain_question("How many panels?") == "How many panels?"
