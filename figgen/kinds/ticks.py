@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
-from matplotlib.axis import XAxis
+from matplotlib.axis import Axis, XAxis
 from matplotlib.ticker import MaxNLocator
 
 # Advance of a tick-label glyph and the gap between labels, in ems of the label font.
@@ -25,30 +27,31 @@ class FittingLocator(MaxNLocator):
         self._em = fontsize * dpi / 72.0
         self._cap = nbins
 
-    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+    def tick_values(self, vmin: float, vmax: float) -> Sequence[float]:
         axis = self.axis
-        if axis is None or axis.axes is None:
+        if not isinstance(axis, Axis) or axis.axes is None:
             return super().tick_values(vmin, vmax)
         horizontal = isinstance(axis, XAxis)
         box = axis.axes.bbox
         length = box.width if horizontal else box.height
         start = self._cap or max(1, axis.get_tick_space())
         low, high = min(vmin, vmax), max(vmin, vmax)
-        locs = super().tick_values(vmin, vmax)
+        tolerance = 1e-9 * (high - low)
+        locs = np.asarray(super().tick_values(vmin, vmax))
         for nbins in range(start, 0, -1):
             self.set_params(nbins=nbins)
-            locs = super().tick_values(vmin, vmax)
-            shown = locs[(locs >= low - 1e-9 * (high - low)) & (locs <= high + 1e-9 * (high - low))]
+            locs = np.asarray(super().tick_values(vmin, vmax))
+            shown = locs[(locs >= low - tolerance) & (locs <= high + tolerance)]
             if self._fits(axis, shown, length, horizontal):
                 break
         self.set_params(nbins=self._cap or "auto")
-        return locs
+        return locs  # type: ignore[return-value]
 
-    def _fits(self, axis: object, shown: np.ndarray, length: float, horizontal: bool) -> bool:
+    def _fits(self, axis: Axis, shown: np.ndarray, length: float, horizontal: bool) -> bool:
         if len(shown) <= 1:
             return True
         if horizontal:
-            labels = axis.get_major_formatter().format_ticks(list(shown))  # type: ignore[attr-defined]
+            labels = axis.get_major_formatter().format_ticks(list(shown))
             widths = [len(label.replace("$", "")) * _CHAR_EM for label in labels]
             needed = (max(widths) + _GAP_EM) * len(shown)
         else:

@@ -33,7 +33,7 @@ class _Collector:
 
     def tick_labels(self, kind: str, panel: int, axis: Axis, renderer: RendererBase) -> None:
         # Axis._update_ticks returns exactly the ticks drawn: those inside the view limits.
-        for tick in axis._update_ticks():  # noqa: SLF001
+        for tick in axis._update_ticks():  # type: ignore[attr-defined]
             for label in (tick.label1, tick.label2):
                 self.text(kind, panel, label, renderer)
 

@@ -50,7 +50,7 @@ def sample_figure(
                 xlabel=maybe_label(rng, vocab, cfg.text),
                 ylabel=maybe_label(rng, vocab, cfg.text),
                 xscale=sampled.xscale,
-                yscale=sampled.yscale,  # type: ignore[arg-type]
+                yscale=sampled.yscale,
                 style=sampled.style,
             )
         )
