@@ -18,6 +18,7 @@ from figgen.config import FigureConfig
 from figgen.record import Element
 from figgen.render.boxes import area, inside, overlaps
 from figgen.render.elements import Measured
+from figgen.sample.layout import snap_inches
 from figgen.spec import FigureSpec
 
 TEXT_BOX_KINDS = frozenset(
@@ -196,10 +197,11 @@ def _grow_canvas(spec: FigureSpec, cfg: FigureConfig) -> dict[str, Any] | None:
     if factor <= 1.01:
         return None
     old = (spec.width_in, spec.height_in, spec.dpi)
-    spec.width_in = round(spec.width_in * factor, 3)
-    spec.height_in = round(spec.height_in * factor, 3)
-    max_dpi = int((img.max_pixels / (spec.width_in * spec.height_in)) ** 0.5)
+    width, height = spec.width_in * factor, spec.height_in * factor
+    max_dpi = int((img.max_pixels / (width * height)) ** 0.5)
     spec.dpi = max(img.dpi[0], min(spec.dpi, max_dpi))
+    spec.width_in = snap_inches(width, spec.dpi)
+    spec.height_in = snap_inches(height, spec.dpi)
     return {
         "action": "grow_canvas",
         "from": list(old),

@@ -52,4 +52,13 @@ def sample_canvas(
         if width * height * dpi * dpi > img.max_pixels:
             scale = math.sqrt(img.max_pixels / (width * height * dpi * dpi))
             width, height = width * scale, height * scale
-    return round(width, 3), round(height, 3), dpi, round(aspect, 4)
+    return snap_inches(width, dpi), snap_inches(height, dpi), dpi, round(aspect, 4)
+
+
+def snap_inches(inches: float, dpi: int) -> float:
+    """The nearest size that is a whole number of pixels at ``dpi``.
+
+    With fractional pixels the canvas is truncated while the layout uses the exact size, so an
+    axes edge could fall outside the saved image.
+    """
+    return round(inches * dpi) / dpi
