@@ -1,0 +1,55 @@
+"""What regenerates a built dataset: figgen version, seed, command and config, from its manifest."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from figgen.export.source import BuiltDataset
+
+CONFIG_FILE = "build_config.json"
+"""Written beside the card when the build used a non-default config."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    version: str
+    seed: Any
+    command: str
+    config: dict[str, Any] | None
+    """The build's config when it differs from the defaults (so the command needs it)."""
+
+
+def _non_default(config: Any) -> dict[str, Any] | None:
+    if not isinstance(config, dict):
+        return None
+    from figgen.config import FigureConfig
+
+    return None if config == FigureConfig().to_dict() else config
+
+
+def provenance(dataset: BuiltDataset, first_record: dict[str, Any] | None) -> Provenance:
+    """Read the manifest (falling back to a record) for what regenerates ``dataset``."""
+    manifest = dataset.manifest
+    record = first_record or {}
+    generator: dict[str, Any] = manifest.get("generator") or {}
+    version = (
+        manifest.get("figgen_version")
+        or generator.get("version")
+        or record.get("generator", {}).get("version")
+        or "unknown"
+    )
+    seed = manifest.get("seed", record.get("seed"))
+    command = manifest.get("command")
+    if isinstance(command, list):
+        command = shlex.join(str(part) for part in command)
+    if not command:
+        n = manifest.get("n", len(dataset.figure_ids()))
+        command = f"figgen build --n {n} --seed {seed}"
+    if "--out" not in command:
+        command += " --out DIR"
+    config = _non_default(manifest.get("config"))
+    if config is not None and "--config" not in command:
+        command += f" --config {CONFIG_FILE}"
+    return Provenance(str(version), seed, str(command), config)

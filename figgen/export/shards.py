@@ -1,0 +1,91 @@
+"""Stream rows of one config and split into parquet shards of bounded size."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from datasets import Features
+
+DEFAULT_SHARD_BYTES = 400 * 1024 * 1024
+"""The Hub's viewer and streaming work best with shards of a few hundred MB."""
+
+ROWS_PER_GROUP = 100
+"""Rows per parquet row group at most; small because every row carries a PNG."""
+
+GROUP_BYTES = 64 * 1024 * 1024
+"""A row group is also closed at this size, which bounds the memory an export holds."""
+
+
+def _row_bytes(row: dict[str, Any]) -> int:
+    image = row.get("image") or {}
+    return len(image.get("bytes") or b"") + 64 * len(row.get("elements") or ()) + 1024
+
+
+class ShardWriter:
+    """Write ``<split>-NNNNN-of-MMMMM.parquet`` files with the datasets features in their metadata.
+
+    Shards are written under temporary names and renamed when the writer is closed, because
+    the total count in each name is known only then.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        split: str,
+        features: Features,
+        *,
+        max_shard_bytes: int = DEFAULT_SHARD_BYTES,
+    ) -> None:
+        self.folder = folder
+        self.split = split
+        self.features = features
+        self.schema = features.arrow_schema
+        self.max_shard_bytes = max_shard_bytes
+        self.rows = 0
+        self._pending: list[dict[str, Any]] = []
+        self._pending_bytes = 0
+        self._shard_bytes = 0
+        self._writer: pq.ParquetWriter | None = None
+        self._partials: list[Path] = []
+
+    def add(self, row: dict[str, Any]) -> None:
+        self._pending.append(self.features.encode_example(row))
+        self._pending_bytes += _row_bytes(row)
+        self.rows += 1
+        full = len(self._pending) >= ROWS_PER_GROUP or self._pending_bytes >= GROUP_BYTES
+        if full or self._shard_bytes + self._pending_bytes >= self.max_shard_bytes:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        if self._writer is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial = self.folder / f"{self.split}-{len(self._partials):05d}.partial"
+            self._partials.append(partial)
+            self._writer = pq.ParquetWriter(partial, self.schema)
+        self._writer.write_table(pa.Table.from_pylist(self._pending, schema=self.schema))
+        self._shard_bytes += self._pending_bytes
+        self._pending, self._pending_bytes = [], 0
+        if self._shard_bytes >= self.max_shard_bytes:
+            self._writer.close()
+            self._writer, self._shard_bytes = None, 0
+
+    def close(self) -> list[Path]:
+        """Finish the last shard and give every shard its final name."""
+        self._flush()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        total = len(self._partials)
+        final = []
+        for number, partial in enumerate(self._partials):
+            path = self.folder / f"{self.split}-{number:05d}-of-{total:05d}.parquet"
+            os.replace(partial, path)
+            final.append(path)
+        self._partials = []
+        return final

@@ -1,0 +1,193 @@
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import yaml
+
+from figgen.export.lmms_eval import export_lmms_eval
+from figgen.export.source import BuiltDataset
+from figgen.export.splits import SplitFractions, assign_splits
+from figgen.export.vlmevalkit import export_vlmevalkit
+from tests.export.conftest import THIRDS, read_qa
+
+
+def test_vlmevalkit_tsv(built: Path, tmp_path: Path) -> None:
+    path = export_vlmevalkit(built, tmp_path / "vl")
+    table = pd.read_csv(path, sep="\t")
+    items = read_qa(built)
+    assert len(table) == len(items)
+    assert list(table.columns[:8]) == ["index", "image", "question", "answer", "A", "B", "C", "D"]
+    assert "category" in table.columns
+    # resolve image references the way VLMEvalKit does: short cells name another row's index
+    images = {str(i): str(img) for i, img in zip(table["index"], table["image"], strict=True)}
+    for row, item in zip(table.itertuples(index=False), items, strict=True):
+        image = images[str(row.index)]
+        if len(image) <= 64:
+            image = images[image]
+            assert len(image) > 64
+        png = (built / "figures" / f"{item['figure_id']}.png").read_bytes()
+        assert base64.b64decode(image) == png
+        assert row.qid == item["qid"] and row.category == item["family"]
+        if item["answer_type"] == "choice":
+            options = [getattr(row, letter) for letter in "ABCD"][: len(item["choices"])]
+            assert options == item["choices"]
+            assert getattr(row, row.answer) == item["answer"]
+        else:
+            assert pd.isna(row.A)
+            expected = item["answer"]
+            got = row.answer
+            if isinstance(expected, str):
+                assert got == expected
+            else:
+                assert (
+                    json.loads(str(got).lower() if isinstance(expected, bool) else str(got))
+                    == expected
+                )
+
+
+def test_vlmevalkit_one_split(built: Path, tmp_path: Path) -> None:
+    fractions = SplitFractions.parse(THIRDS)
+    splits = assign_splits(BuiltDataset.open(built).figure_ids(), fractions)
+    path = export_vlmevalkit(built, tmp_path / "vl", fractions=fractions, split="validation")
+    table = pd.read_csv(path, sep="\t")
+    expected = [i["qid"] for i in read_qa(built) if splits[i["figure_id"]] == "validation"]
+    assert list(table["qid"]) == expected
+    assert set(table["split"]) == {"validation"}
+
+
+class _TaskLoader(yaml.SafeLoader):
+    """Reads ``!function utils.name`` the way lmms-eval does: a function from utils.py."""
+
+
+def _load_task(path: Path) -> tuple[dict[str, Any], types.ModuleType]:
+    spec = importlib.util.spec_from_file_location("figgen_task_utils", path.parent / "utils.py")
+    assert spec and spec.loader
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+
+    def function(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        module, name = loader.construct_scalar(node).split(".")
+        assert module == "utils"
+        return getattr(utils, name)
+
+    _TaskLoader.add_constructor("!function", function)
+    return yaml.load(path.read_text(), Loader=_TaskLoader), utils
+
+
+@pytest.fixture(scope="module")
+def task(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return export_lmms_eval(
+        built, tmp_path_factory.mktemp("lmms") / "task", fractions=SplitFractions.parse(THIRDS)
+    )
+
+
+def test_lmms_eval_task_loads_and_scores(task: Path, built: Path, tmp_path: Path) -> None:
+    from datasets import load_dataset
+
+    config, utils = _load_task(task)
+    assert config["task"] == "figgen_qa" and config["dataset_name"] == "qa"
+    assert config["output_type"] == "generate_until"
+    docs = load_dataset(
+        config["dataset_path"],
+        config["dataset_name"],
+        split=config["test_split"],
+        cache_dir=str(tmp_path),
+    )
+    expected = {i["qid"]: i for i in read_qa(built)}
+    assert len(docs) > 0
+    results = []
+    for doc in docs:
+        item = expected[doc["qid"]]
+        visual = config["doc_to_visual"](doc)
+        assert visual[0].size == doc["image"].size
+        prompt = config["doc_to_text"](doc, config["lmms_eval_specific_kwargs"]["default"])
+        assert item["question"] in prompt
+        right = config["process_results"](doc, [json.dumps(item["answer"])])
+        wrong = config["process_results"](doc, ["I cannot tell"])
+        assert right["figgen_score"] == 1.0, item
+        assert wrong["figgen_score"] < 1.0
+        results.append(right)
+    metrics = {m["metric"]: m for m in config["metric_list"]}
+    for level in (1, 2, 3):
+        aggregate = metrics[f"figgen_level_{level}"]["aggregation"]
+        entries = [r[f"figgen_level_{level}"] for r in results]
+        n_level = sum(1 for doc in docs if doc["level"] == level)
+        value = aggregate(entries)
+        assert value == 1.0 if n_level else value != value  # NaN when a level has no questions
+
+
+def _utils_module(task: Path) -> types.ModuleType:
+    return _load_task(task)[1]
+
+
+def test_utils_exact_match_fallback(task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    utils = _utils_module(task)
+    monkeypatch.setitem(sys.modules, "figgen.eval.metrics", None)  # import fails
+    doc = {
+        "answer": json.dumps(["B", "a"]),
+        "answer_type": "choice_list",
+        "metric": "exact_set",
+        "answer_key": "kinds",
+        "level": 1,
+        "question": "?",
+        "choices": ["a", "B", "c"],
+    }
+    assert utils.score_reply(doc, '```json\n{"kinds": ["a", "b"]}\n```') == 1.0
+    assert utils.score_reply(doc, '["a"]') == 0.0
+    number = {**doc, "answer": "1250.0", "answer_type": "number", "metric": "ssmape"}
+    assert utils.score_reply(number, "1,250") == 1.0
+    assert utils.score_reply(number, "1251") == 0.0
+    boolean = {**doc, "answer": "true", "answer_type": "boolean", "metric": "exact"}
+    assert utils.score_reply(boolean, "Yes.") == 1.0
+
+
+def test_utils_uses_figgen_metrics_when_present(
+    task: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    utils = _utils_module(task)
+    seen: list[tuple[dict, str]] = []
+
+    def score_answer(item: dict, reply_text: str) -> float:
+        seen.append((item, reply_text))
+        return 0.25
+
+    monkeypatch.setitem(
+        sys.modules, "figgen.eval.metrics", types.SimpleNamespace(score_answer=score_answer)
+    )
+    doc = {
+        "answer": "[1, 2]",
+        "answer_type": "integer_pair",
+        "metric": "exact",
+        "level": 2,
+        "answer_key": "grid",
+        "image": object(),
+    }
+    assert utils.process_results(doc, ["[1, 2]"])["figgen_score"] == 0.25
+    assert seen == [
+        (
+            {
+                "answer": [1, 2],
+                "answer_type": "integer_pair",
+                "metric": "exact",
+                "level": 2,
+                "answer_key": "grid",
+            },
+            "[1, 2]",
+        )
+    ]
+
+
+def test_lmms_eval_missing_split_is_a_one_line_error(built: Path, tmp_path: Path) -> None:
+    from figgen.errors import FiggenError
+
+    with pytest.raises(FiggenError, match="--split"):
+        export_lmms_eval(built, tmp_path / "t", fractions=SplitFractions(1.0, 0.0, 0.0))
+    assert not (tmp_path / "t").exists()
