@@ -2,8 +2,146 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 app = typer.Typer(
     help="Ask models the questions of a dataset and score their answers.", no_args_is_help=True
 )
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+def _levels(text: str | None) -> list[int] | None:
+    from figgen.errors import FiggenError
+
+    if not text:
+        return None
+    try:
+        levels = [int(part) for part in _split([text])]
+    except ValueError:
+        raise FiggenError(f"--levels {text!r} is not a comma-separated list like 1,2") from None
+    if not set(levels) <= {1, 2, 3}:
+        raise FiggenError(f"--levels {text!r} must name levels among 1, 2, 3")
+    return levels
+
+
+@app.command("run")
+def run(
+    data: Annotated[Path, typer.Option(help="Dataset directory (with qa.jsonl and figures/).")],
+    model: Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")],
+    out: Annotated[Path, typer.Option(help="Answers file (JSONL); an existing one is resumed.")],
+    base_url: Annotated[str | None, typer.Option(help="Server URL (openai-compatible).")] = None,
+    levels: Annotated[str | None, typer.Option(help="Levels to ask, e.g. 1,2.")] = None,
+    families: Annotated[
+        list[str] | None, typer.Option(help="Families to ask (repeat or comma-separate).")
+    ] = None,  # noqa: E501
+    limit: Annotated[
+        int | None, typer.Option(help="Ask at most N of the selected questions.")
+    ] = None,  # noqa: E501
+    concurrency: Annotated[int, typer.Option(help="Questions in flight at once.")] = 4,
+    max_cost: Annotated[
+        float | None, typer.Option(help="Refuse or stop before spending more USD.")
+    ] = None,  # noqa: E501
+    prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option(help="key=value passed to the model call (repeatable).")
+    ] = None,  # noqa: E501
+    retries: Annotated[int, typer.Option(help="Attempts per question on rate limits and 5xx.")] = 6,  # noqa: E501
+    retry_wait: Annotated[
+        float, typer.Option(help="First backoff wait in seconds (doubles, with jitter).")
+    ] = 1.0,
+    timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
+    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+) -> None:
+    """Ask each question in one independent call (figure + question) and append the answers."""
+    import asyncio
+
+    from figgen.eval.dataset import load_dataset, select_items
+    from figgen.eval.prices import load_prices
+    from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
+    from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
+
+    options = dict(parse_option(text) for text in option or [])
+    provider_name, _ = split_model(model)
+    table = load_prices(prices)
+    dataset = load_dataset(data)
+    items = select_items(
+        dataset.items, levels=_levels(levels), families=_split(families) or None, limit=limit
+    )
+    offline = provider_name in ("mock", "oracle", "chance")
+    factory_args: dict[str, object] = {}
+    if provider_name == "mock" and "script" in options:
+        factory_args["script"] = str(options.pop("script"))
+    if not offline:
+        factory_args["timeout"] = timeout
+    policy = RetryPolicy(
+        attempts=retries,
+        initial_wait=retry_wait,
+        max_wait=max(retry_wait, 60.0),
+        jitter=retry_wait,
+    )
+
+    async def go() -> RunSummary:
+        provider = make_provider(model, base_url=base_url, **factory_args)
+        return await run_questions(
+            dataset,
+            items,
+            provider,
+            model=model,
+            out=out,
+            prices=table,
+            config=AskConfig(options),
+            concurrency=concurrency,
+            max_cost=max_cost,
+            policy=policy,
+            progress=progress,
+            announce=typer.echo,
+            free=offline,
+        )
+
+    summary = asyncio.run(go())
+    typer.echo(
+        f"{model}: asked {summary.asked} (skipped {summary.skipped} already answered), "
+        f"answered {summary.answered}, rejected {summary.rejected}, errors {summary.errors}, "
+        f"{summary.usage.input_tokens:,} in / {summary.usage.output_tokens:,} out tokens, "
+        f"${summary.usage.cost_usd:.4f} -> {out}"
+    )
+    if summary.stopped_for_budget:
+        typer.echo("stopped early to stay within --max-cost; run again with a higher limit")
+
+
+@app.command("score")
+def score(
+    data: Annotated[Path, typer.Option(help="Dataset directory the answers belong to.")],
+    answers: Annotated[list[Path], typer.Option(help="Answers file(s) from figgen eval run.")],
+    out: Annotated[Path, typer.Option(help="Report directory (metrics.json, report.md, PNGs).")],
+    prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
+) -> None:
+    """Score answers per level, family, plot kind and panel count; write metrics and report."""
+    from figgen.eval.dataset import load_dataset
+    from figgen.eval.prices import load_prices
+    from figgen.eval.report import write_report
+
+    metrics = write_report(load_dataset(data), answers, load_prices(prices), out)
+    for name, values in metrics["models"].items():
+        accuracy = values["accuracy"]
+        typer.echo(
+            f"{name}: n {values['n']}, answered {values['answered']}, rejected "
+            f"{values['rejected']}, accuracy {'n/a' if accuracy is None else f'{accuracy:.3f}'}, "
+            f"${values['cost_usd']:.4f}"
+        )
+    typer.echo(f"report: {out / 'report.md'}")
+
+
+@app.command("providers")
+def providers() -> None:
+    """List the provider names usable in --model PROVIDER:MODEL."""
+    from figgen.eval.providers import provider_names
+
+    for name in provider_names():
+        typer.echo(name)

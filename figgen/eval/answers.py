@@ -1,0 +1,107 @@
+"""The answers file: one JSON row per question, appended and flushed as answers arrive."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from figgen.errors import FiggenError
+
+_KEY_ENV = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+_KEY_SHAPE = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{8,}|AIza[A-Za-z0-9_\-]{20,})")
+
+
+def redact(text: str) -> str:
+    """Text with any API key (from the environment, or key-shaped) replaced by ``***``."""
+    for name in _KEY_ENV:
+        value = os.environ.get(name)
+        if value and len(value) >= 8:
+            text = text.replace(value, "***")
+    return _KEY_SHAPE.sub("***", text)
+
+
+@dataclass
+class AnswerRow:
+    """What one question cost and what came back; ``error`` is set when no reply came."""
+
+    qid: str
+    model: str
+    raw: str | None
+    parsed: Any = None
+    rejected: bool = False
+    reason: str | None = None
+    usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
+    cost_usd: float = 0.0
+    image_scale: float = 1.0
+    latency_s: float | None = None
+    attempts: int = 0
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def read_answers(path: str | Path) -> list[dict[str, Any]]:
+    """All rows of an answers file; a last line cut off by a kill is skipped."""
+    path = Path(path)
+    if not path.is_file():
+        return []
+    rows = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and "qid" in row:
+                rows.append(row)
+    return rows
+
+
+def latest_rows(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One row per qid: the last reply, or the last error when no reply ever came."""
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        previous = best.get(row["qid"])
+        if previous is None or row.get("error") is None or previous.get("error") is not None:
+            best[row["qid"]] = row
+    return best
+
+
+def answered_qids(rows: list[dict[str, Any]], model: str) -> set[str]:
+    """Questions that already have a reply; refuses a file holding another model's answers."""
+    models = {row.get("model") for row in rows}
+    others = models - {model}
+    if others:
+        raise FiggenError(
+            f"the answers file holds answers of {sorted(map(str, others))[0]}, not {model}; "
+            "use another --out"
+        )
+    return {row["qid"] for row in rows if row.get("error") is None}
+
+
+class AnswerWriter:
+    """Appends rows, flushing each, so a killed run keeps every finished answer."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        needs_newline = (
+            self.path.is_file()
+            and self.path.stat().st_size > 0
+            and (self.path.read_bytes()[-1:] != b"\n")
+        )
+        self._handle: IO[str] = self.path.open("a", encoding="utf-8")
+        if needs_newline:  # a row cut off by a kill must not swallow the next one
+            self._handle.write("\n")
+
+    def write(self, row: AnswerRow) -> None:
+        self._handle.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()

@@ -1,0 +1,93 @@
+"""Read a built dataset: its questions (qa.jsonl), figure records and images."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from figgen.errors import FiggenError
+from figgen.vqa.item import QAItem
+
+
+@dataclass
+class EvalDataset:
+    """Questions in file order, with lazy access to each figure's record and image."""
+
+    root: Path
+    items: list[QAItem]
+    _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def record(self, figure_id: str) -> dict[str, Any] | None:
+        """The figure's record, or None when the dataset has no JSON for it."""
+        if figure_id not in self._records:
+            path = self.root / "figures" / f"{figure_id}.json"
+            if not path.is_file():
+                return None
+            self._records[figure_id] = json.loads(path.read_text(encoding="utf-8"))
+        return self._records[figure_id]
+
+    def image_path(self, figure_id: str) -> Path:
+        record = self.record(figure_id)
+        if record is not None and record.get("image", {}).get("file"):
+            path = self.root / record["image"]["file"]
+        else:
+            path = self.root / "figures" / f"{figure_id}.png"
+        if not path.is_file():
+            raise FiggenError(f"image {path} is missing; rebuild the dataset with figgen build")
+        return path
+
+    def n_panels(self, figure_id: str) -> int | None:
+        record = self.record(figure_id)
+        return None if record is None else int(record["layout"]["n_panels"])
+
+    def plot_kind(self, item: QAItem) -> str:
+        """The plot kind a panel question is about; figure-level questions give "figure"."""
+        record = self.record(item.figure_id)
+        if item.panel is None or record is None:
+            return "figure" if item.panel is None else "unknown"
+        for panel in record.get("panels", []):
+            if panel.get("index") == item.panel:
+                return str(panel.get("kind", "unknown"))
+        return "unknown"
+
+
+def load_dataset(root: str | Path) -> EvalDataset:
+    """Load ``root/qa.jsonl``; records and images are read when first needed."""
+    root = Path(root)
+    qa_path = root / "qa.jsonl"
+    if not qa_path.is_file():
+        raise FiggenError(
+            f"{qa_path} is missing; pass --data a dataset directory built by figgen build"
+        )
+    items: list[QAItem] = []
+    with qa_path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                items.append(QAItem.from_dict(json.loads(line)))
+            except (json.JSONDecodeError, TypeError) as exc:
+                raise FiggenError(f"{qa_path} line {number} is not a QA item ({exc})") from None
+    return EvalDataset(root, items)
+
+
+def select_items(
+    items: Iterable[QAItem],
+    *,
+    levels: Iterable[int] | None = None,
+    families: Iterable[str] | None = None,
+    limit: int | None = None,
+) -> list[QAItem]:
+    """The items at the given levels and families, in file order, at most ``limit``."""
+    level_set = set(levels) if levels else None
+    family_set = set(families) if families else None
+    chosen = [
+        item
+        for item in items
+        if (level_set is None or item.level in level_set)
+        and (family_set is None or item.family in family_set)
+    ]
+    return chosen if limit is None else chosen[:limit]

@@ -1,0 +1,68 @@
+"""The pre-flight estimate of tokens and cost, computed before anything is sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from figgen.eval.dataset import EvalDataset
+from figgen.eval.prices import ModelPrice
+from figgen.eval.prompt import prompt_text
+from figgen.eval.tokens import OUTPUT_TOKENS_ESTIMATE, ImageRule, image_tokens, text_tokens
+from figgen.vqa.item import QAItem
+
+
+@dataclass
+class Estimate:
+    """Estimated tokens and cost of asking some questions; per-question costs for budgeting."""
+
+    n: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    per_question_usd: dict[str, float] = field(default_factory=dict)
+
+    def describe(self, model: str) -> str:
+        cost = (
+            "unknown (no price; pass --prices)"
+            if self.cost_usd is None
+            else (f"${self.cost_usd:.4f}")
+        )
+        return (
+            f"estimate for {self.n} questions to {model}: ~{self.input_tokens:,} input and "
+            f"~{self.output_tokens:,} output tokens, cost {cost}"
+        )
+
+
+def _image_size(dataset: EvalDataset, figure_id: str) -> tuple[int, int]:
+    record = dataset.record(figure_id)
+    if record is not None and "width" in record.get("image", {}):
+        return int(record["image"]["width"]), int(record["image"]["height"])
+    from PIL import Image
+
+    with Image.open(dataset.image_path(figure_id)) as img:
+        return img.size
+
+
+def estimate_run(
+    dataset: EvalDataset,
+    items: list[QAItem],
+    *,
+    image_rule: ImageRule,
+    price: ModelPrice | None,
+    output_tokens: int = OUTPUT_TOKENS_ESTIMATE,
+) -> Estimate:
+    """Estimate tokens by the provider's image rule plus ~4 characters per text token."""
+    estimate = Estimate(n=len(items), cost_usd=None if price is None else 0.0)
+    sizes: dict[str, tuple[int, int]] = {}
+    for item in items:
+        if item.figure_id not in sizes:
+            sizes[item.figure_id] = _image_size(dataset, item.figure_id)
+        width, height = sizes[item.figure_id]
+        n_in = text_tokens(prompt_text(item)) + image_tokens(image_rule, width, height)
+        estimate.input_tokens += n_in
+        estimate.output_tokens += output_tokens
+        if price is not None:
+            cost = price.cost(n_in, output_tokens)
+            estimate.per_question_usd[item.qid] = cost
+            estimate.cost_usd = (estimate.cost_usd or 0.0) + cost
+    return estimate

@@ -1,0 +1,174 @@
+"""Per-answer metrics: CER (single strings and aligned lists), sSMAPE, exact and relaxed accuracy.
+
+Also the containment regions used to summarise estimate-vs-truth distributions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+RELAXED_TOLERANCE = 0.05
+
+
+# ---- text ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _latex_converter() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+@lru_cache(maxsize=4096)
+def normalize_text(text: str) -> str:
+    """Plain text of a string that may hold LaTeX ("$\\alpha^{2}$ flux" -> "α^2 flux").
+
+    Applied to both the reference and the prediction, so ``$x_{i}$`` and ``x_i`` compare
+    equal; whitespace is collapsed. Case is kept: CER counts case errors.
+    """
+    # an unescaped % starts a LaTeX comment and would swallow the rest of the text
+    escaped = re.sub(r"(?<!\\)%", r"\\%", text)
+    try:
+        plain = _latex_converter().latex_to_text(escaped)
+    except Exception:  # pylatexenc raises assorted errors on malformed input; keep the raw text
+        plain = text
+    return " ".join(plain.split())
+
+
+def levenshtein(a: str, b: str) -> int:
+    from rapidfuzz.distance import Levenshtein
+
+    return int(Levenshtein.distance(a, b))
+
+
+def cer(reference: str | None, prediction: str | None, *, normalize: bool = True) -> float:
+    """Character error rate: edit distance over the reference length.
+
+    An empty reference gives 0.0 for an empty prediction and 1.0 otherwise (a raw insertion
+    count would be unbounded).
+    """
+    ref = reference or ""
+    hyp = prediction or ""
+    if normalize:
+        ref, hyp = normalize_text(ref), normalize_text(hyp)
+    if not ref:
+        return 0.0 if not hyp else 1.0
+    return levenshtein(ref, hyp) / len(ref)
+
+
+def align_lists(
+    references: Sequence[str], predictions: Sequence[str]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair references with predictions to minimise the total edit distance.
+
+    Returns the matched ``(ref_index, pred_index)`` pairs, the unmatched reference indices and
+    the unmatched prediction indices. Leaving an entry unmatched costs its full length.
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    n_ref, n_hyp = len(references), len(predictions)
+    size = n_ref + n_hyp
+    if size == 0:
+        return [], [], []
+    # square matrix: real pairs, plus a dummy partner for each entry that costs its length
+    forbidden = 1.0 + sum(map(len, references)) + sum(map(len, predictions))
+    cost = np.zeros((size, size))
+    for i, ref in enumerate(references):
+        for j, hyp in enumerate(predictions):
+            cost[i, j] = levenshtein(ref, hyp)
+        cost[i, n_hyp:] = forbidden
+        cost[i, n_hyp + i] = len(ref)
+    for j, hyp in enumerate(predictions):
+        cost[n_ref:, j] = forbidden
+        cost[n_ref + j, j] = len(hyp)
+    rows, cols = linear_sum_assignment(cost)
+    matched = [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if r < n_ref and c < n_hyp]
+    unmatched_refs = [int(r) for r, c in zip(rows, cols, strict=True) if r < n_ref and c >= n_hyp]
+    unmatched_preds = [int(c) for r, c in zip(rows, cols, strict=True) if r >= n_ref and c < n_hyp]
+    return matched, unmatched_refs, unmatched_preds
+
+
+def cer_list(
+    references: Sequence[str | None], predictions: Sequence[str | None], *, normalize: bool = True
+) -> float:
+    """CER of two lists aligned by minimum total edit distance (Hungarian assignment).
+
+    Total edits (matched pairs' distances plus the full length of every unmatched entry on
+    either side) over the total reference length. Empty references are guarded as in ``cer``.
+    """
+    refs = [r or "" for r in references]
+    hyps = [h or "" for h in predictions]
+    if normalize:
+        refs = [normalize_text(r) for r in refs]
+        hyps = [normalize_text(h) for h in hyps]
+    matched, lone_refs, lone_hyps = align_lists(refs, hyps)
+    edits = sum(levenshtein(refs[i], hyps[j]) for i, j in matched)
+    edits += sum(len(refs[i]) for i in lone_refs) + sum(len(hyps[j]) for j in lone_hyps)
+    total = sum(len(r) for r in refs)
+    if total == 0:
+        return 0.0 if edits == 0 else 1.0
+    return edits / total
+
+
+# ---- numbers -------------------------------------------------------------------------------
+
+
+def ssmape(prediction: float, truth: float) -> float:
+    """Signed SMAPE 2(pred - gt)/(|pred| + |gt|), in [-2, 2]; 0 when both are 0."""
+    denominator = abs(prediction) + abs(truth)
+    if denominator == 0:
+        return 0.0
+    return 2.0 * (prediction - truth) / denominator
+
+
+def relaxed_match(prediction: float, truth: float, tolerance: float = RELAXED_TOLERANCE) -> bool:
+    """|pred - gt| <= tolerance * |gt| (exact equality when gt is 0)."""
+    return abs(prediction - truth) <= tolerance * abs(truth) + 1e-12
+
+
+def _normal(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.split()).casefold()
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return round(float(value), 9)
+    if isinstance(value, list | tuple):
+        return [_normal(v) for v in value]
+    return value
+
+
+def exact_match(prediction: Any, truth: Any) -> bool:
+    """Equality after normalisation: case- and space-insensitive strings, ints == floats."""
+    return bool(_normal(prediction) == _normal(truth))
+
+
+def exact_set_match(prediction: Sequence[Any], truth: Sequence[Any]) -> bool:
+    """The same multiset of values, order irrelevant."""
+    return sorted(map(repr, _normal(list(prediction)))) == sorted(map(repr, _normal(list(truth))))
+
+
+# ---- distributions -------------------------------------------------------------------------
+
+
+def containment_region(
+    truths: Sequence[float], estimates: Sequence[float], level: float = 0.9
+) -> dict[float, tuple[float, float]]:
+    """For each true value, the central interval holding ``level`` of the estimates.
+
+    Bounds are the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (linear interpolation).
+    """
+    groups: dict[float, list[float]] = {}
+    for truth, estimate in zip(truths, estimates, strict=True):
+        groups.setdefault(truth, []).append(estimate)
+    low_q, high_q = (1 - level) / 2, (1 + level) / 2
+    return {
+        truth: (float(np.quantile(values, low_q)), float(np.quantile(values, high_q)))
+        for truth, values in sorted(groups.items())
+    }

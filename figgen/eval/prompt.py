@@ -1,0 +1,51 @@
+"""The text sent with each figure: the question and the answer format it must come back in."""
+
+from __future__ import annotations
+
+import json
+
+from figgen.vqa.item import AnswerType, QAItem
+
+_SHAPES: dict[str, str] = {
+    "integer": "an integer, e.g. 3",
+    "number": "a number, e.g. 2.5 or -1.2e-3",
+    "boolean": "true or false",
+    "choice": "one of the choices, as a string",
+    "string": "a string",
+    "string_list": 'a list of strings, e.g. ["a", "b"]',
+    "choice_list": "a list of the choices that apply",
+    "integer_pair": "a list of two integers, e.g. [2, 3]",
+    "number_pair": "a list of two numbers, e.g. [0.5, 10]",
+    "number_list": "a list of numbers, e.g. [1.5, 2, 4.25]",
+}
+
+
+def answer_shape(answer_type: AnswerType) -> str:
+    return _SHAPES[answer_type]
+
+
+def format_instruction(item: QAItem) -> str:
+    """How to answer: a JSON object with the answer under ``answer_key``."""
+    lines = [
+        f"Reply with only a JSON object of the form {{{json.dumps(item.answer_key)}: ANSWER}}, "
+        f"where ANSWER is {answer_shape(item.answer_type)}."
+    ]
+    if item.choices:
+        lines.append(
+            "Choices: " + ", ".join(json.dumps(c, ensure_ascii=False) for c in item.choices)
+        )
+    return "\n".join(lines)
+
+
+def states_format(item: QAItem) -> bool:
+    """Whether the question already says to answer in JSON under its key (figgen.vqa's do)."""
+    return "JSON" in item.question and json.dumps(item.answer_key) in item.question
+
+
+def prompt_text(item: QAItem) -> str:
+    """The full text of one independent question about one figure.
+
+    The answer-format instruction is appended unless the question already states it.
+    """
+    question = item.question.strip()
+    return question if states_format(item) else f"{question}\n\n{format_instruction(item)}"

@@ -1,0 +1,34 @@
+"""Model providers behind one async interface, registered by name.
+
+Importing this package registers every provider; vendor SDKs are imported only when a
+provider is built.
+"""
+
+from figgen.eval.providers import anthropic, gemini, offline, openai  # noqa: F401  (registers)
+from figgen.eval.providers.base import (
+    AskConfig,
+    Prompt,
+    Provider,
+    Reply,
+    make_provider,
+    parse_option,
+    provider_names,
+    register_provider,
+    split_model,
+)
+from figgen.eval.providers.offline import MockError, MockProvider, oracle_reply
+
+__all__ = [
+    "AskConfig",
+    "MockError",
+    "MockProvider",
+    "Prompt",
+    "Provider",
+    "Reply",
+    "make_provider",
+    "oracle_reply",
+    "parse_option",
+    "provider_names",
+    "register_provider",
+    "split_model",
+]

@@ -1,0 +1,80 @@
+"""Anthropic's Messages API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from figgen.eval.providers.base import (
+    AskConfig,
+    Prompt,
+    Provider,
+    Reply,
+    api_key,
+    register_provider,
+    require_sdk,
+)
+from figgen.eval.providers.overflow import says_context_overflow
+
+DEFAULT_MAX_TOKENS = 1024
+"""Messages requires ``max_tokens``; raise it with ``--option max_tokens=...`` for thinking."""
+
+
+class AnthropicProvider(Provider):
+    image_rule = "anthropic-area"
+
+    def __init__(self, model: str, client: Any, sdk: Any) -> None:
+        super().__init__(model)
+        self._client = client
+        self._sdk = sdk
+
+    async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
+        options = dict(config.options)
+        max_tokens = options.pop("max_tokens", DEFAULT_MAX_TOKENS)
+        image = {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": prompt.image.media_type,
+                "data": prompt.image.base64(),
+            },
+        }
+        message = await self._client.messages.create(
+            model=self.model,
+            max_tokens=max_tokens,
+            messages=[{"role": "user", "content": [image, {"type": "text", "text": prompt.text}]}],
+            **options,
+        )
+        text = "".join(block.text for block in message.content if block.type == "text")
+        usage = message.usage
+        return Reply(text, usage.input_tokens or 0, usage.output_tokens or 0)
+
+    def is_retryable(self, error: Exception) -> bool:
+        sdk = self._sdk
+        if isinstance(error, sdk.RateLimitError | sdk.APIConnectionError):
+            return True
+        # 529 "overloaded" is Anthropic's busy signal
+        return isinstance(error, sdk.APIStatusError) and error.status_code >= 500
+
+    def is_context_overflow(self, error: Exception) -> bool:
+        sdk = self._sdk
+        if not isinstance(error, sdk.APIStatusError) or error.status_code not in (400, 413):
+            return False
+        return says_context_overflow(str(error))
+
+    def is_fatal(self, error: Exception) -> bool:
+        sdk = self._sdk
+        return isinstance(error, sdk.AuthenticationError | sdk.PermissionDeniedError)
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+@register_provider("anthropic")
+def anthropic_provider(
+    model: str, *, base_url: str | None = None, timeout: float = 600.0
+) -> Provider:
+    """Claude models; the key comes from ``ANTHROPIC_API_KEY``."""
+    sdk = require_sdk("anthropic", "anthropic")
+    key = api_key("ANTHROPIC_API_KEY", required=base_url is None) or "not-needed"
+    client = sdk.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0, timeout=timeout)
+    return AnthropicProvider(model, client, sdk)

@@ -1,0 +1,81 @@
+"""Google's Gemini models through the google-genai SDK."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from figgen.errors import FiggenError
+from figgen.eval.providers.base import (
+    AskConfig,
+    Prompt,
+    Provider,
+    Reply,
+    register_provider,
+    require_sdk,
+)
+from figgen.eval.providers.overflow import says_context_overflow
+
+
+def _config(types: Any, options: dict[str, Any]) -> Any:
+    """``GenerateContentConfig`` from flat options; ``thinking_budget`` goes in its sub-config."""
+    options = dict(options)
+    if "max_tokens" in options:
+        options["max_output_tokens"] = options.pop("max_tokens")
+    thinking_keys = ("thinking_budget", "thinking_level", "include_thoughts")
+    thinking: dict[str, Any] = {key: options.pop(key) for key in thinking_keys if key in options}
+    if thinking:
+        options["thinking_config"] = types.ThinkingConfig(**thinking)
+    return types.GenerateContentConfig(**options)
+
+
+class GeminiProvider(Provider):
+    image_rule = "gemini-tiles"
+
+    def __init__(self, model: str, client: Any, genai: Any) -> None:
+        super().__init__(model)
+        self._client = client
+        self._types = genai.types
+        self._errors = genai.errors
+
+    async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
+        types = self._types
+        image = types.Part.from_bytes(data=prompt.image.data, mime_type=prompt.image.media_type)
+        response = await self._client.aio.models.generate_content(
+            model=self.model,
+            contents=[image, prompt.text],
+            config=_config(types, config.options),
+        )
+        usage = response.usage_metadata
+        output = (getattr(usage, "candidates_token_count", 0) or 0) + (
+            getattr(usage, "thoughts_token_count", 0) or 0  # thinking is billed as output
+        )
+        return Reply(response.text or "", getattr(usage, "prompt_token_count", 0) or 0, output)
+
+    def _code(self, error: Exception) -> int | None:
+        return getattr(error, "code", None) if isinstance(error, self._errors.APIError) else None
+
+    def is_retryable(self, error: Exception) -> bool:
+        code = self._code(error)
+        return code is not None and (code == 429 or code >= 500)
+
+    def is_context_overflow(self, error: Exception) -> bool:
+        return self._code(error) in (400, 413) and says_context_overflow(str(error))
+
+    def is_fatal(self, error: Exception) -> bool:
+        return self._code(error) in (401, 403)
+
+
+@register_provider("gemini")
+def gemini_provider(model: str, *, base_url: str | None = None, timeout: float = 600.0) -> Provider:
+    """Gemini; the key comes from ``GEMINI_API_KEY`` (or ``GOOGLE_API_KEY``)."""
+    require_sdk("google.genai", "gemini")
+    from google import genai
+
+    key = os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+    if not key:
+        raise FiggenError("no API key: set the environment variable GEMINI_API_KEY")
+    # google-genai does not retry unless asked, so the runner's retry is the only one
+    http_options = genai.types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
+    client = genai.Client(api_key=key, http_options=http_options)
+    return GeminiProvider(model, client, genai)

@@ -1,0 +1,164 @@
+"""OpenAI (Responses API) and OpenAI-compatible servers (chat completions, e.g. vLLM, Ollama)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from figgen.eval.providers.base import (
+    AskConfig,
+    Prompt,
+    Provider,
+    Reply,
+    api_key,
+    register_provider,
+    require_sdk,
+)
+from figgen.eval.providers.overflow import says_context_overflow
+
+logger = logging.getLogger(__name__)
+
+
+def _responses_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Map the flat ``reasoning_effort`` / ``verbosity`` options onto Responses API fields."""
+    out = dict(options)
+    if "reasoning_effort" in out:
+        out.setdefault("reasoning", {})["effort"] = out.pop("reasoning_effort")
+    if "verbosity" in out:
+        out.setdefault("text", {})["verbosity"] = out.pop("verbosity")
+    if "max_tokens" in out:
+        out["max_output_tokens"] = out.pop("max_tokens")
+    return out
+
+
+Api = Literal["responses", "chat"]
+_OTHER: dict[Api, Api] = {"responses": "chat", "chat": "responses"}
+_NO_ROUTE = (404, 405, 501)
+
+
+class OpenAIProvider(Provider):
+    """OpenAI's SDK with its own retries off, speaking the Responses API or chat completions.
+
+    With ``may_switch``, a server that answers the first request with "no such route"
+    (404, 405, 501) is asked again through the other API, which is then kept.
+    """
+
+    image_rule = "openai-tiles"
+
+    def __init__(self, model: str, client: Any, sdk: Any, *, api: Api, may_switch: bool) -> None:
+        super().__init__(model)
+        self._client = client
+        self._sdk = sdk
+        self.api: Api = api
+        self._may_switch = may_switch
+
+    async def _call(self, api: Api, prompt: Prompt, config: AskConfig) -> Reply:
+        if api == "chat":
+            return await self._ask_chat(prompt, config)
+        return await self._ask_responses(prompt, config)
+
+    async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
+        api = self.api
+        try:
+            reply = await self._call(api, prompt, config)
+        except self._sdk.APIStatusError as exc:
+            if exc.status_code not in _NO_ROUTE:
+                raise
+            if self.api == api:  # the first question to find the route missing switches
+                if not self._may_switch:
+                    raise
+                self.api = _OTHER[api]
+                self._may_switch = False
+                logger.warning("%s: the server has no %s API; using %s", self.model, api, self.api)
+            reply = await self._call(self.api, prompt, config)
+        self._may_switch = False
+        return reply
+
+    async def _ask_responses(self, prompt: Prompt, config: AskConfig) -> Reply:
+        content = [
+            {"type": "input_text", "text": prompt.text},
+            {"type": "input_image", "image_url": prompt.image.data_url()},
+        ]
+        response = await self._client.responses.create(
+            model=self.model,
+            input=[{"role": "user", "content": content}],
+            **_responses_options(config.options),
+        )
+        usage = response.usage
+        return Reply(
+            text=response.output_text or "",
+            input_tokens=getattr(usage, "input_tokens", 0) or 0,
+            output_tokens=getattr(usage, "output_tokens", 0) or 0,
+        )
+
+    async def _ask_chat(self, prompt: Prompt, config: AskConfig) -> Reply:
+        content = [
+            {"type": "text", "text": prompt.text},
+            {"type": "image_url", "image_url": {"url": prompt.image.data_url()}},
+        ]
+        response = await self._client.chat.completions.create(
+            model=self.model,
+            messages=[{"role": "user", "content": content}],
+            **config.options,
+        )
+        usage = response.usage
+        text = response.choices[0].message.content if response.choices else None
+        return Reply(
+            text=text or "",
+            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        )
+
+    def is_retryable(self, error: Exception) -> bool:
+        sdk = self._sdk
+        if isinstance(error, sdk.RateLimitError | sdk.APIConnectionError):
+            return True
+        return isinstance(error, sdk.APIStatusError) and error.status_code >= 500
+
+    def is_context_overflow(self, error: Exception) -> bool:
+        sdk = self._sdk
+        if not isinstance(error, sdk.APIStatusError) or error.status_code not in (400, 413):
+            return False
+        if getattr(error, "code", None) == "context_length_exceeded":
+            return True
+        return says_context_overflow(str(error))
+
+    def is_fatal(self, error: Exception) -> bool:
+        sdk = self._sdk
+        return isinstance(error, sdk.AuthenticationError | sdk.PermissionDeniedError)
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+def _client(sdk: Any, base_url: str | None, timeout: float) -> Any:
+    # a local server needs no key; the SDK refuses an empty one, so send a placeholder
+    key = api_key("OPENAI_API_KEY", required=base_url is None) or "not-needed"
+    return sdk.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=timeout)
+
+
+@register_provider("openai")
+def openai_provider(model: str, *, base_url: str | None = None, timeout: float = 600.0) -> Provider:
+    """OpenAI's Responses API; on a ``--base-url``, chat completions first (what
+    OpenAI-compatible servers serve), switching to Responses if the server lacks them."""
+    sdk = require_sdk("openai", "openai")
+    client = _client(sdk, base_url, timeout)
+    if base_url is None:
+        return OpenAIProvider(model, client, sdk, api="responses", may_switch=False)
+    return OpenAIProvider(model, client, sdk, api="chat", may_switch=True)
+
+
+@register_provider("openai-compatible")
+def openai_compatible_provider(
+    model: str, *, base_url: str | None = None, timeout: float = 600.0
+) -> Provider:
+    """Chat completions on any OpenAI-compatible server (vLLM, Ollama, llama.cpp, ...)."""
+    sdk = require_sdk("openai", "openai")
+    if base_url is None:
+        from figgen.errors import FiggenError
+
+        raise FiggenError(
+            "the openai-compatible provider needs --base-url, e.g. http://localhost:8000/v1"
+        )
+    client = _client(sdk, base_url, timeout)
+    return OpenAIProvider(model, client, sdk, api="chat", may_switch=False)

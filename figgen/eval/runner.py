@@ -1,0 +1,273 @@
+"""Ask a provider every selected question, one independent call each, and append the answers.
+
+Retries (tenacity, exponential backoff with jitter) happen here and only here; providers
+classify errors. A context overflow halves the image and asks again. The budget check runs
+before each question is sent, reserving the larger of its estimate and the costliest
+answer so far, so a run stops before ``max_cost`` would be exceeded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from figgen.errors import FiggenError
+from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers, redact
+from figgen.eval.dataset import EvalDataset
+from figgen.eval.estimate import Estimate, estimate_run
+from figgen.eval.image import FigureImage
+from figgen.eval.parse import parse_reply
+from figgen.eval.prices import ModelPrice, PriceTable
+from figgen.eval.prompt import prompt_text
+from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
+from figgen.eval.usage import Usage
+from figgen.vqa.item import QAItem
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff for rate limits and server errors, and how far images may shrink."""
+
+    attempts: int = 6
+    initial_wait: float = 1.0
+    max_wait: float = 60.0
+    jitter: float = 1.0
+    min_image_side: int = 32
+    max_failures_in_a_row: int = 5
+    """Questions that exhaust their retries one after another before the run gives up
+    (a server that is down); questions refused outright (a 4xx) do not count."""
+
+
+@dataclass
+class RunSummary:
+    """What a run did: questions sent, replies, usage, and why it stopped early if it did."""
+
+    skipped: int = 0
+    asked: int = 0
+    answered: int = 0
+    rejected: int = 0
+    errors: int = 0
+    usage: Usage = field(default_factory=Usage)
+    stopped_for_budget: bool = False
+    estimate: Estimate | None = None
+
+
+class _FatalError(Exception):
+    pass
+
+
+@dataclass
+class _Ledger:
+    """Running state shared by the dispatcher and the questions in flight."""
+
+    reserved: float = 0.0  # estimated cost of questions in flight
+    dearest: float = 0.0  # the costliest answer so far
+    failing: int = 0  # questions failed in a row
+    last_error: str = ""
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    return " ".join(text.split())[:limit]
+
+
+async def ask_with_retries(
+    provider: Provider, prompt: Prompt, config: AskConfig, policy: RetryPolicy
+) -> tuple[Reply, FigureImage, int, float]:
+    """The reply, the image that fit, the number of calls made, and the last call's latency."""
+    from tenacity import (
+        AsyncRetrying,
+        RetryCallState,
+        retry_if_exception,
+        stop_after_attempt,
+        wait_exponential_jitter,
+    )
+
+    backoff = wait_exponential_jitter(policy.initial_wait, policy.max_wait, 2, policy.jitter)
+
+    def wait(state: RetryCallState) -> float:
+        # honour the server's Retry-After when it asks for longer than our backoff
+        error = state.outcome.exception() if state.outcome else None
+        hinted = provider.retry_after(error) if isinstance(error, Exception) else None
+        return min(policy.max_wait, max(backoff(state), hinted or 0.0))
+
+    calls = 0
+    while True:
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(policy.attempts),
+                wait=wait,
+                retry=retry_if_exception(
+                    lambda exc: isinstance(exc, Exception) and provider.is_retryable(exc)
+                ),
+                reraise=True,
+            ):
+                with attempt:
+                    calls += 1
+                    started = time.monotonic()
+                    reply = await provider.ask(prompt, config)
+                    return reply, prompt.image, calls, time.monotonic() - started
+        except Exception as exc:
+            image = prompt.image
+            if provider.is_context_overflow(exc) and min(image.width, image.height) >= (
+                2 * policy.min_image_side
+            ):
+                logger.info(
+                    "%s: context overflow at scale %s; halving the image",
+                    prompt.item.qid,
+                    image.scale,
+                )
+                prompt = Prompt(prompt.text, image.scaled(0.5), prompt.item)
+                continue
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def run_questions(
+    dataset: EvalDataset,
+    items: list[QAItem],
+    provider: Provider,
+    *,
+    model: str,
+    out: str | Path,
+    prices: PriceTable,
+    config: AskConfig | None = None,
+    concurrency: int = 4,
+    max_cost: float | None = None,
+    policy: RetryPolicy | None = None,
+    progress: bool = True,
+    announce: Callable[[str], None] = logger.info,
+    free: bool = False,
+) -> RunSummary:
+    """Ask every item not yet answered in ``out``; append one row per question as it finishes.
+
+    ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
+    ``free`` marks providers that cost nothing (offline ones).
+    """
+    config = config or AskConfig()
+    policy = policy or RetryPolicy()
+    if concurrency < 1:
+        raise FiggenError("--concurrency must be at least 1")
+    done = answered_qids(read_answers(out), model)
+    pending = [item for item in items if item.qid not in done]
+    summary = RunSummary(skipped=len(items) - len(pending))
+    price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
+    if price is None:
+        if max_cost is not None:
+            raise FiggenError(
+                f"no price for {model}, so --max-cost cannot be enforced; "
+                f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
+            )
+        logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
+    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    summary.estimate = estimate
+    announce(estimate.describe(model))
+    if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
+        raise FiggenError(
+            f"the estimated cost ${estimate.cost_usd:.4f} exceeds --max-cost ${max_cost:.4f}; "
+            "raise --max-cost or ask fewer questions (--limit, --levels, --families)"
+        )
+    if not pending:
+        return summary
+
+    from tqdm.auto import tqdm
+
+    writer = AnswerWriter(out)
+    bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
+    slots = asyncio.Semaphore(concurrency)
+    ledger = _Ledger()
+    images: dict[str, FigureImage] = {}
+
+    async def ask_one(item: QAItem, reservation: float) -> None:
+        try:
+            if item.figure_id not in images:
+                images[item.figure_id] = FigureImage.from_file(dataset.image_path(item.figure_id))
+            prompt = Prompt(prompt_text(item), images[item.figure_id], item)
+            started = time.monotonic()
+            try:
+                reply, image, calls, latency = await ask_with_retries(
+                    provider, prompt, config, policy
+                )
+            except Exception as exc:
+                if provider.is_fatal(exc):
+                    raise _FatalError(redact(str(exc))) from None
+                summary.errors += 1
+                ledger.failing = ledger.failing + 1 if provider.is_retryable(exc) else 0
+                ledger.last_error = redact(f"{type(exc).__name__}: {exc}")
+                logger.warning("%s failed: %s", item.qid, ledger.last_error)
+                latency_s = time.monotonic() - started
+                writer.write(
+                    AnswerRow(item.qid, model, None, error=ledger.last_error, latency_s=latency_s)
+                )
+                return
+            cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
+            parsed = parse_reply(reply.text, item)
+            row = AnswerRow(
+                qid=item.qid,
+                model=model,
+                raw=reply.text,
+                parsed=parsed.value,
+                rejected=parsed.rejected,
+                reason=parsed.reason,
+                usage={"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+                cost_usd=cost,
+                image_scale=image.scale,
+                latency_s=round(latency, 4),
+                attempts=calls,
+            )
+            writer.write(row)
+            summary.answered += 1
+            summary.rejected += int(parsed.rejected)
+            summary.usage += Usage(reply.input_tokens, reply.output_tokens, cost)
+            ledger.dearest = max(ledger.dearest, cost)
+            ledger.failing = 0
+        finally:
+            ledger.reserved -= reservation
+            slots.release()
+            bar.update(1)
+            bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
+
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for item in pending:
+            await slots.acquire()
+            if ledger.failing >= policy.max_failures_in_a_row or any(
+                task.done() and task.exception() for task in tasks
+            ):
+                slots.release()
+                break
+            reservation = max(estimate.per_question_usd.get(item.qid, 0.0), ledger.dearest)
+            projected = summary.usage.cost_usd + ledger.reserved + reservation
+            if max_cost is not None and projected > max_cost:
+                slots.release()
+                summary.stopped_for_budget = True
+                announce(
+                    f"stopping before --max-cost ${max_cost:.4f}: spent "
+                    f"${summary.usage.cost_usd:.4f}, the next question may cost ${reservation:.4f}"
+                )
+                break
+            ledger.reserved += reservation
+            summary.asked += 1
+            tasks.append(asyncio.create_task(ask_one(item, reservation)))
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        bar.close()
+        writer.close()
+        await provider.aclose()
+    for result in results:
+        if isinstance(result, _FatalError):
+            raise FiggenError(f"{model} refused the request ({result}); check the API key")
+        if isinstance(result, BaseException):
+            raise result
+    if ledger.failing >= policy.max_failures_in_a_row:
+        raise FiggenError(
+            f"{ledger.failing} questions in a row failed "
+            f"(last: {_one_line(ledger.last_error)}); check --base-url, the model name and the "
+            "service, then run again to resume"
+        )
+    return summary
