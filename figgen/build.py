@@ -86,6 +86,8 @@ def build_dataset(
     else:
         records = (json.loads(store.read_text(f"{FIGURES}/{figure_id(i)}.json")) for i in range(n))
     manifest = {**_manifest(records, n, seed, config), **layout}
+    if layout:
+        manifest["command"] += f" --format parquet --shard-size {shard_size}"
     if questions and store.is_local and format == "files":
         manifest["qa"] = _write_questions(store.local_path())
     elif questions:
