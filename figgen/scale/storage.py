@@ -163,7 +163,7 @@ class BuildStore:
             return 0  # puts leave no temporaries behind
         stale = [name for name in self.names(rel) if TMP_MARK in name]
         for name in stale:
-            self.remove(f"{rel}/{name}")
+            self.remove(f"{rel}/{name}" if rel else name)
         return len(stale)
 
     def _temporary_name(self, rel: str) -> str:
