@@ -68,9 +68,9 @@ def scaled_build(n: int, workers: int, seed: int, cfg: FigureConfig) -> tuple[fl
     with tempfile.TemporaryDirectory() as folder, LocalPool(workers) as pool:
         store = BuildStore.open(folder)
         store.makedirs("figures")
-        list(pool.run(partial(_warm_worker, 1.0) for _ in range(workers)))
+        list(pool.run([partial(_warm_worker, 1.0) for _ in range(workers)]))
         start = time.perf_counter()
-        tasks = (partial(measured, partial(write_figure, store, seed, i, cfg)) for i in range(n))
+        tasks = [partial(measured, partial(write_figure, store, seed, i, cfg)) for i in range(n)]
         samples: list[WorkerMemory] = list(pool.run(tasks))
         elapsed = time.perf_counter() - start
     peaks: dict[int, float] = {}

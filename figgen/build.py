@@ -68,17 +68,19 @@ def build_dataset(
     _check_styles(config)
     store = BuildStore.open(out)
     layout = {"format": "parquet", "shard_size": shard_size} if format == "parquet" else {}
-    _prepare_dir(store, seed, config, layout)
-    if format == "parquet":
-        todo, generated = shards.shard_tasks(store, n, shard_size, seed, config)
-    else:
-        done = store.names(FIGURES)
-        todo = [
-            partial(write_figure, store, seed, i, config) for i in range(n) if not _is_done(done, i)
-        ]
-        generated = len(todo)
-    log.info("%d of %d figures to generate in %s", generated, n, store)
-    with make_executor(workers or os.cpu_count() or 1, scheduler, tasks=len(todo)) as executor:
+    with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
+        _prepare_dir(store, seed, config, layout)
+        if format == "parquet":
+            todo, generated = shards.shard_tasks(store, n, shard_size, seed, config)
+        else:
+            done = store.names(FIGURES)
+            todo = [
+                partial(write_figure, store, seed, i, config)
+                for i in range(n)
+                if not _is_done(done, i)
+            ]
+            generated = len(todo)
+        log.info("%d of %d figures to generate in %s", generated, n, store)
         for _ in _run(todo, executor, progress, unit="shard" if layout else "fig"):
             pass
     if format == "parquet":

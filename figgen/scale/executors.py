@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from typing import TypeVar
@@ -35,7 +35,7 @@ class Executor(abc.ABC):
     workers: int
 
     @abc.abstractmethod
-    def run(self, tasks: Iterable[Task[T]]) -> Iterator[T]: ...
+    def run(self, tasks: Sequence[Task[T]]) -> Iterator[T]: ...
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -53,7 +53,7 @@ class InProcess(Executor):
 
     workers = 1
 
-    def run(self, tasks: Iterable[Task[T]]) -> Iterator[T]:
+    def run(self, tasks: Sequence[Task[T]]) -> Iterator[T]:
         for task in tasks:
             yield task()
 
@@ -62,16 +62,23 @@ class InProcess(Executor):
 
 
 class LocalPool(Executor):
-    """A pool of ``workers`` spawned processes on this machine (the default)."""
+    """At most ``workers`` spawned processes on this machine (the default).
+
+    The pool starts at the first call with several tasks; a single task runs in this process.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    def run(self, tasks: Iterable[Task[T]]) -> Iterator[T]:
+    def run(self, tasks: Sequence[Task[T]]) -> Iterator[T]:
+        if self._pool is None and len(tasks) <= 1:
+            yield from InProcess().run(tasks)
+            return
         if self._pool is None:
             ctx = get_context("spawn")  # no inherited matplotlib or thread state in workers
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            workers = min(self.workers, len(tasks))
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
         pool = self._pool
         yield from _windowed(lambda task: pool.submit(_call, task), tasks, self.window)
 
@@ -137,7 +144,7 @@ class DaskCluster(Executor):
             )
         return sum(threads.values())
 
-    def run(self, tasks: Iterable[Task[T]]) -> Iterator[T]:
+    def run(self, tasks: Sequence[Task[T]]) -> Iterator[T]:
         from distributed import as_completed
 
         window = self.workers * IN_FLIGHT_PER_WORKER
@@ -156,14 +163,10 @@ class DaskCluster(Executor):
         self.client.close()
 
 
-def make_executor(workers: int, scheduler: str | None = None, *, tasks: int) -> Executor:
-    """The Dask cluster at ``scheduler``, else a pool of at most ``workers`` local processes.
-
-    One worker or one task runs in this process, with no pool to start.
-    """
+def make_executor(workers: int, scheduler: str | None = None) -> Executor:
+    """The Dask cluster at ``scheduler`` (connected now), else ``workers`` local processes."""
     if scheduler:
         return DaskCluster(scheduler)
-    workers = min(workers, tasks)
     if workers <= 1:
         return InProcess()
     return LocalPool(workers)

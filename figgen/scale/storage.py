@@ -136,8 +136,8 @@ class BuildStore:
             token = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
             staging = target.with_name(f"{target.name}{TMP_MARK}{token}")
         else:
-            handle, name = tempfile.mkstemp(suffix=f"-{rel.rsplit('/', 1)[-1]}")
-            os.close(handle)
+            descriptor, name = tempfile.mkstemp(suffix=f"-{rel.rsplit('/', 1)[-1]}")
+            os.close(descriptor)
             staging = Path(name)
         try:
             with open(staging, "wb") as handle:

@@ -20,7 +20,7 @@ def scheduler() -> Iterator[str]:
 
     # Two threads per worker: figures must still be drawn one at a time per process.
     with LocalCluster(
-        n_workers=2, threads_per_worker=2, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=2, processes=True, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 
