@@ -8,10 +8,12 @@ Both run in this process on the same specs, interleaved, so machine load hits bo
 
 Before that, the scale part builds ``--sizes`` figures (default 50 and 500) with 1 and 2 local
 worker processes, as ``figgen build`` does (figure files written to a temporary folder), and
-prints figures per second, the 2-worker/1-worker scaling ratio, and each worker's peak RSS
-(``resource.getrusage`` ``ru_maxrss`` inside the worker, after its last figure). Every run
+prints figures per second, the 2-worker/1-worker scaling ratio, the CPU seconds per figure
+(its inverse is the throughput of one fully used core, whatever else loads the machine), and
+each worker's peak RSS (``resource.getrusage`` ``ru_maxrss`` inside the worker). Every run
 starts fresh worker processes, so the peaks for 50 and 500 figures show whether memory grows
-with the build. It uses the small ``--scale-config tiny`` figures by default (1-2 panels at
+with the build; so does the workers' current RSS (``/proc/self/statm``) after the first and
+the last tenth of the figures. It uses the small ``--scale-config tiny`` figures by default (1-2 panels at
 50-60 dpi) so that 500 figures take minutes; ``--scale-config default`` times real defaults.
 
 The last line is ``pipeline/bare ratio: X.XX``.
@@ -22,6 +24,7 @@ The last line is ``pipeline/bare ratio: X.XX``.
 from __future__ import annotations
 
 import argparse
+import statistics
 import tempfile
 import time
 from collections import Counter
@@ -33,7 +36,7 @@ from figgen.generate import generate_figure
 from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.sample.figure import sample_figure
 from figgen.scale import BuildStore, LocalPool
-from figgen.scale.memory import WorkerMemory, measured
+from figgen.scale.memory import TaskUsage, measured
 
 SCALE_CONFIGS = {
     "tiny": {
@@ -63,35 +66,46 @@ def _warm_worker(seconds: float) -> None:
     time.sleep(seconds)  # hold this worker so each warm-up call lands on another one
 
 
-def scaled_build(n: int, workers: int, seed: int, cfg: FigureConfig) -> tuple[float, list[float]]:
-    """Figures per second and each worker's peak RSS (MiB) for one fresh ``n``-figure build."""
+def scaled_build(
+    n: int, workers: int, seed: int, cfg: FigureConfig
+) -> tuple[float, list[TaskUsage]]:
+    """Figures per second and what each figure cost its worker, for a fresh ``n``-figure build."""
     with tempfile.TemporaryDirectory() as folder, LocalPool(workers) as pool:
         store = BuildStore.open(folder)
         store.makedirs("figures")
         list(pool.run([partial(_warm_worker, 1.0) for _ in range(workers)]))
         start = time.perf_counter()
         tasks = [partial(measured, partial(write_figure, store, seed, i, cfg)) for i in range(n)]
-        samples: list[WorkerMemory] = list(pool.run(tasks))
+        samples: list[TaskUsage] = list(pool.run(tasks))
         elapsed = time.perf_counter() - start
+    return n / elapsed, samples
+
+
+def usage_summary(samples: list[TaskUsage]) -> str:
     peaks: dict[int, float] = {}
     for sample in samples:
         peaks[sample.pid] = max(peaks.get(sample.pid, 0.0), sample.peak_rss_mib)
-    return n / elapsed, sorted(peaks.values())
+    cpu = sum(sample.cpu_seconds for sample in samples) / len(samples)
+    tenth = max(1, len(samples) // 10)
+    rss = [sample.rss_mib or 0.0 for sample in samples]  # completion order
+    return (
+        f"{cpu:.3f} CPU s/figure ({1 / cpu:.2f} figures/s per busy core), "
+        f"peak RSS per worker {', '.join(f'{peak:.0f}' for peak in sorted(peaks.values()))} MiB, "
+        f"RSS after first/last tenth {statistics.median(rss[:tenth]):.0f}/"
+        f"{statistics.median(rss[-tenth:]):.0f} MiB"
+    )
 
 
 def scale_report(sizes: list[int], seed: int, config_name: str) -> None:
     cfg = config_from_dict(SCALE_CONFIGS[config_name])
     print(f"scale part: figure config '{config_name}' ({SCALE_CONFIGS[config_name] or 'defaults'})")
-    print("peak RSS: resource.getrusage ru_maxrss in each worker process")
+    print("memory: peak RSS = getrusage ru_maxrss in each worker, RSS = /proc/self/statm")
     for n in sizes:
         rates = {}
         for workers in (1, 2):
-            rate, peaks = scaled_build(n, workers, seed, cfg)
+            rate, samples = scaled_build(n, workers, seed, cfg)
             rates[workers] = rate
-            print(
-                f"N={n} workers={workers}: {rate:.2f} figures/s, peak RSS per worker "
-                + ", ".join(f"{peak:.0f} MiB" for peak in peaks)
-            )
+            print(f"N={n} workers={workers}: {rate:.2f} figures/s, {usage_summary(samples)}")
         print(f"N={n} scaling 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
 
 

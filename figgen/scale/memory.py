@@ -1,4 +1,4 @@
-"""Peak memory of the process that runs a task: how flat a worker stays as a build grows."""
+"""What a task cost the worker process that ran it: CPU time and peak memory."""
 
 from __future__ import annotations
 
@@ -11,11 +11,26 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class WorkerMemory:
-    """A worker process and its peak resident set size so far, in MiB."""
+class TaskUsage:
+    """One task's CPU seconds (user + system), and its worker's RSS after it and peak so far.
+
+    ``rss_mib`` is None where ``/proc`` is missing (not Linux).
+    """
 
     pid: int
+    cpu_seconds: float
     peak_rss_mib: float
+    rss_mib: float | None
+
+
+def rss_mib() -> float | None:
+    """This process's current resident set size, from ``/proc/self/statm``."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+    except OSError:
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
 
 
 def peak_rss_mib() -> float:
@@ -24,7 +39,13 @@ def peak_rss_mib() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
-def measured(task: Callable[[], Any]) -> WorkerMemory:
-    """Run ``task`` and report the peak RSS of the process that ran it."""
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(task: Callable[[], Any]) -> TaskUsage:
+    """Run ``task`` and report what it cost the process that ran it."""
+    start = _cpu_seconds()
     task()
-    return WorkerMemory(os.getpid(), peak_rss_mib())
+    return TaskUsage(os.getpid(), _cpu_seconds() - start, peak_rss_mib(), rss_mib())

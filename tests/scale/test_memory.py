@@ -24,7 +24,7 @@ def test_no_matplotlib_figure_outlives_a_shard(tiny_config: FigureConfig, tmp_pa
     before = _live_figures()
     report = measured(partial(shards.write_shard, store, shards.Shard(0, 3), 1, tiny_config))
     assert _live_figures() == before
-    assert report.peak_rss_mib > 0
+    assert report.peak_rss_mib > 0 and report.cpu_seconds > 0
 
 
 def test_peak_rss_agrees_with_the_kernel() -> None:
