@@ -46,13 +46,14 @@ def build(
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     questions: Annotated[bool, typer.Option(help="Also write qa.jsonl.")] = True,
     scheduler: Annotated[
-        str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT) to run on.")
+        str | None,
+        typer.Option(help="Run on this Dask scheduler (tcp://HOST:PORT) instead of --workers."),
     ] = None,
     format: Annotated[
         OutputFormat,
         typer.Option("--format", help="files: PNG + JSON per figure; parquet: shards."),
     ] = OutputFormat.files,
-    shard_size: Annotated[int, typer.Option(help="Figures per parquet shard.")] = 100,
+    shard_size: Annotated[int, typer.Option(help="Figures per shard with --format parquet.")] = 100,
 ) -> None:
     """Generate a dataset (resumes an interrupted build of the same arguments)."""
     from figgen.build import build_dataset
