@@ -8,11 +8,14 @@ in flight, so a million-task build holds no million futures.
 from __future__ import annotations
 
 import abc
+import functools
+import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TypeVar
 
 from figgen import __version__
@@ -27,6 +30,9 @@ IN_FLIGHT_PER_WORKER = 4
 """Tasks queued per worker: enough to keep it busy, few enough to keep the client small."""
 
 DASK_HINT = "pip install 'figgen[dask]'"
+
+CODE_SUFFIXES = frozenset({".py", ".txt", ".toml", ".jinja", ".json", ".md"})
+"""Files whose content can change a figure: compared between the client and Dask workers."""
 
 
 class Executor(abc.ABC):
@@ -95,8 +101,8 @@ class LocalPool(Executor):
 class DaskCluster(Executor):
     """Tasks on an existing Dask distributed cluster, reached through its scheduler address.
 
-    Every worker must import the same figgen version as this client: a figure's bytes
-    depend on the code that drew it.
+    Every worker must import the same figgen code as this client (same version and same
+    source files): a figure's bytes depend on the code that drew it.
     """
 
     def __init__(self, address: str, *, connect_timeout: float = 10.0) -> None:
@@ -125,17 +131,18 @@ class DaskCluster(Executor):
                 f"start some with `dask worker {address}`"
             )
         try:
-            versions = self.client.run(_worker_figgen_version)
+            versions = self.client.run(_worker_figgen_code)
         except Exception as exc:  # whatever unpickling on a worker raised
             raise FiggenError(
                 f"a Dask worker cannot run figgen ({type(exc).__name__}: {exc}); "
                 "install the same figgen on every worker"
             ) from None
-        wrong = sorted(worker for worker, version in versions.items() if version != __version__)
+        mine = _worker_figgen_code()
+        wrong = sorted(worker for worker, code in versions.items() if tuple(code) != mine)
         if wrong:
             raise FiggenError(
-                f"Dask workers {wrong} run another figgen version than {__version__}; "
-                "install the same version everywhere"
+                f"Dask workers {wrong} run other figgen code than this client "
+                f"(version {__version__}); install the same figgen everywhere"
             )
         if any(n > 1 for n in threads.values()):
             log.info(
@@ -202,5 +209,13 @@ def _call_locked(task: Task[T]) -> T:
         return task()
 
 
-def _worker_figgen_version() -> str:
-    return __version__
+@functools.cache
+def _worker_figgen_code() -> tuple[str, str]:
+    """figgen's version and a digest of its source and data files, as this process sees them."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return __version__, digest.hexdigest()

@@ -60,10 +60,38 @@ def test_scheduler_without_workers_is_refused() -> None:
         DaskCluster(cluster.scheduler_address)
 
 
-def test_workers_with_another_figgen_version_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_with_other_figgen_code_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster:
-        monkeypatch.setattr(executors_module, "_worker_figgen_version", lambda: "9.9.9")
-        with pytest.raises(FiggenError, match="another figgen version"):
+    mine = executors_module._worker_figgen_code()
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        with DaskCluster(cluster.scheduler_address) as same:
+            assert same.workers == 1
+        # The client sees edited sources; the worker (a thread here) sends the original digest.
+        monkeypatch.setattr(executors_module, "_worker_figgen_code", lambda: (mine[0], "0" * 64))
+        with pytest.raises(FiggenError, match="other figgen code"):
             DaskCluster(cluster.scheduler_address)
+
+
+def test_code_digest_covers_the_sources() -> None:
+    import hashlib
+    from pathlib import Path
+
+    import figgen
+
+    version, digest = executors_module._worker_figgen_code()
+    assert version == figgen.__version__
+    package = Path(figgen.__file__).parent
+    files = sorted(
+        p
+        for p in package.rglob("*")
+        if p.suffix in {".py", ".txt", ".toml", ".jinja", ".json", ".md"}
+        and "__pycache__" not in p.parts
+    )
+    assert package / "generate.py" in files
+    expected = hashlib.sha256()
+    for path in files:
+        expected.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    assert digest == expected.hexdigest()
