@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from functools import partial
 
 import pytest
@@ -69,8 +70,13 @@ def test_workers_with_other_figgen_code_are_refused(monkeypatch: pytest.MonkeyPa
     ) as cluster:
         with DaskCluster(cluster.scheduler_address) as same:
             assert same.workers == 1
-        # The client sees edited sources; the worker (a thread here) sends the original digest.
-        monkeypatch.setattr(executors_module, "_worker_figgen_code", lambda: (mine[0], "0" * 64))
+
+        # A worker (a thread of this process here) whose sources differ from the client's.
+        def other_code_in_workers() -> tuple[str, str]:
+            in_client = threading.current_thread() is threading.main_thread()
+            return mine if in_client else (mine[0], "0" * 64)
+
+        monkeypatch.setattr(executors_module, "_worker_figgen_code", other_code_in_workers)
         with pytest.raises(FiggenError, match="other figgen code"):
             DaskCluster(cluster.scheduler_address)
 
