@@ -10,7 +10,7 @@ import json
 import logging
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -90,11 +90,13 @@ def build_dataset(
     manifest = {**_manifest(records, n, seed, config), **layout}
     if layout:
         manifest["command"] += f" --format parquet --shard-size {shard_size}"
+    store.write_text(MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     if questions and store.is_local and format == "files":
-        manifest["qa"] = _write_questions(store.local_path())
+        from figgen.vqa import write_qa
+
+        manifest["qa"] = write_qa(store.local_path())  # also records its counts in the manifest
     elif questions:
         log.info("questions are written for local file builds only; skipped for %s", store)
-    store.write_text(MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return BuildSummary(
         Path(out) if store.is_local else store.url, n, generated, n - generated, manifest
     )
@@ -211,16 +213,6 @@ def _manifest(
             "resampled": resampled,
         },
     }
-
-
-def _write_questions(out: Path) -> dict[str, Any] | None:
-    """Questions for the build, when the question builder is available."""
-    writer: Callable[[Path], dict[str, Any]] | None = None
-    try:
-        from figgen.vqa import write_qa as writer  # type: ignore[attr-defined, no-redef]
-    except ImportError:
-        return None
-    return writer(out)
 
 
 def _check_styles(config: FigureConfig) -> None:

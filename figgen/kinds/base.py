@@ -13,7 +13,7 @@ from matplotlib.colorbar import Colorbar
 
 from figgen.config import FigureConfig
 from figgen.sample.text import Vocabulary
-from figgen.spec import FigureStyle, PanelSpec
+from figgen.spec import FigureStyle, PanelSpec, Scale
 
 
 @dataclass
@@ -44,8 +44,8 @@ class Sampled:
     params: dict[str, Any]
     data: dict[str, Any]
     style: dict[str, Any]
-    xscale: str = "linear"
-    yscale: str = "linear"
+    xscale: Scale = "linear"
+    yscale: Scale = "linear"
 
 
 class PlotKind(Protocol):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colorbar import Colorbar
-from matplotlib.ticker import MaxNLocator
 
+from figgen.kinds.ticks import FittingLocator
 from figgen.spec import FigureStyle
 
 
@@ -25,8 +25,7 @@ def add_colorbar(
     assert fig is not None
     cbar = fig.colorbar(mappable, ax=ax, location=location, fraction=0.08, pad=0.03)
     cbar.ax.tick_params(labelsize=style.sizes.colorbar)
-    if nbins:
-        cbar.locator = MaxNLocator(nbins=nbins)
+    cbar.locator = FittingLocator(style.sizes.colorbar, ax.figure.dpi, nbins=nbins)
     if label:
         cbar.set_label(label, fontsize=style.sizes.colorbar)
     return cbar

@@ -6,6 +6,8 @@ are drawn from the stored edges and counts, so what is drawn is exactly what is 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
@@ -16,7 +18,7 @@ from figgen.kinds.marks import centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.spec import FigureStyle, PanelSpec
+from figgen.spec import FigureStyle, PanelSpec, Scale
 
 
 class HistogramKind:
@@ -56,7 +58,7 @@ class HistogramKind:
             "edgewidth": round(uniform(rng, (0.3, 1.5)), 2),
             "grid": bool(rng.random() < cfg.style.grid_p),
         }
-        scale = "log" if count_log else "linear"
+        scale: Scale = "log" if count_log else "linear"
         return Sampled(
             params=params,
             data=data,
@@ -81,7 +83,7 @@ class HistogramKind:
             ax.bar(left, counts, width=width, align="edge", color=st["color"], **edge_kw)
         mids = (edges[:-1] + edges[1:]) / 2
         if d["errors"] is not None:
-            err_kw = {
+            err_kw: dict[str, Any] = {
                 "fmt": "none",
                 "ecolor": "0.2" if not style.dark else "0.85",
                 "elinewidth": 0.8,

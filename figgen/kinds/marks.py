@@ -81,7 +81,7 @@ def path_extent_marks(kind: str, collection: Collection) -> list[Mark]:
     transform = collection.get_transform()
     marks = []
     for i, path in enumerate(collection.get_paths()):
-        if len(path.vertices) == 0:
+        if np.asarray(path.vertices).size == 0:
             continue
         ext = path.get_extents(transform)
         marks.append(Mark(kind, (ext.x0, ext.y0, ext.x1, ext.y1), item=i))

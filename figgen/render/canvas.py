@@ -13,10 +13,11 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter
+from matplotlib.ticker import LogLocator, NullFormatter
 from PIL import Image
 
 from figgen.kinds import KINDS, Drawn
+from figgen.kinds.ticks import FittingLocator
 from figgen.spec import FigureSpec, FigureStyle
 
 PNG_COMPRESS_LEVEL = 1
@@ -79,11 +80,11 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
             if panel.style.get(f"{key[0]}_minor_labels") is False:
                 axis.set_minor_formatter(NullFormatter())
             nbins = panel.style.get(key)
-            if nbins:
-                log = axis.get_scale() == "log"
-                axis.set_major_locator(
-                    LogLocator(numticks=nbins + 1) if log else MaxNLocator(nbins=nbins)
-                )
+            if axis.get_scale() == "log":
+                if nbins:
+                    axis.set_major_locator(LogLocator(numticks=nbins + 1))
+            else:
+                axis.set_major_locator(FittingLocator(sizes.tick, spec.dpi, nbins=nbins))
         handles.append(PanelHandles(panel.index, ax, drawn))
     return fig, handles
 

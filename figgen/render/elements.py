@@ -24,16 +24,18 @@ class _Collector:
     def add(self, kind: str, panel: int | None, box: PixelBox, **fields: object) -> None:
         self.elements.append(Element(len(self.elements), kind, panel, box, **fields))  # type: ignore[arg-type]
 
-    def text(self, kind: str, panel: int | None, text: Text, renderer: RendererBase) -> None:
+    def text(
+        self, kind: str, panel: int | None, text: Text, renderer: RendererBase, **fields: object,
+    ) -> None:
         content = text.get_text()
         if not text.get_visible() or not content.strip():
             return
         box = to_pixels(text.get_window_extent(renderer), self.height)
-        self.add(kind, panel, box, text=content)
+        self.add(kind, panel, box, text=content, **fields)
 
     def tick_labels(self, kind: str, panel: int, axis: Axis, renderer: RendererBase) -> None:
         # Axis._update_ticks returns exactly the ticks drawn: those inside the view limits.
-        for tick in axis._update_ticks():  # noqa: SLF001
+        for tick in axis._update_ticks():  # type: ignore[attr-defined]
             for label in (tick.label1, tick.label2):
                 self.text(kind, panel, label, renderer)
 
@@ -61,8 +63,8 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
         out.text("ylabel", i, ax.yaxis.label, renderer)
         out.tick_labels("xtick_label", i, ax.xaxis, renderer)
         out.tick_labels("ytick_label", i, ax.yaxis, renderer)
-        out.text("offset_text", i, ax.xaxis.get_offset_text(), renderer)
-        out.text("offset_text", i, ax.yaxis.get_offset_text(), renderer)
+        out.text("offset_text", i, ax.xaxis.get_offset_text(), renderer, axis="x")
+        out.text("offset_text", i, ax.yaxis.get_offset_text(), renderer, axis="y")
         legend = ax.get_legend()
         if legend is not None:
             out.add("legend", i, to_pixels(legend.get_window_extent(renderer), height))

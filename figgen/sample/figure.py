@@ -50,7 +50,7 @@ def sample_figure(
                 xlabel=maybe_label(rng, vocab, cfg.text),
                 ylabel=maybe_label(rng, vocab, cfg.text),
                 xscale=sampled.xscale,
-                yscale=sampled.yscale,  # type: ignore[arg-type]
+                yscale=sampled.yscale,
                 style=sampled.style,
             )
         )
@@ -71,18 +71,20 @@ def sample_figure(
     return spec
 
 
-# Average glyph advance as a fraction of the font size, for estimating text widths.
-_GLYPH = 0.62
-
-
-def _text_len(text: str | None) -> float:
+def _text_ems(text: str | None) -> float:
+    """Rough rendered width of ``text`` in ems: capitals are wide, formulas render short."""
     if not text:
         return 0.0
-    # A $...$ formula renders far shorter than its source.
     parts = text.split("$")
-    plain = sum(len(p) for p in parts[::2])
-    math = sum(len(p) for p in parts[1::2])
-    return plain + 0.4 * math
+    plain = "".join(parts[::2])
+    formula = sum(len(p) for p in parts[1::2])
+    upper = sum(c.isupper() for c in plain)
+    spaces = plain.count(" ")
+    return 0.74 * upper + 0.34 * spaces + 0.58 * (len(plain) - upper - spaces) + 0.4 * formula
+
+
+# Across a cell: y tick labels, the y label, and three x tick labels of five digits with gaps.
+_TICK_EMS = 18.0
 
 
 def fit_font_sizes(spec: FigureSpec) -> None:
@@ -94,18 +96,18 @@ def fit_font_sizes(spec: FigureSpec) -> None:
     cell_w = spec.width_in / spec.layout.cols * 72 * 0.92  # points
     cell_h = spec.height_in / spec.layout.rows * 72 * 0.92
     sizes = spec.style.sizes
-    longest_title = max((_text_len(p.title) for p in spec.panels), default=0.0)
-    longest_x = max((_text_len(p.xlabel) for p in spec.panels), default=0.0)
-    longest_y = max((_text_len(p.ylabel) for p in spec.panels), default=0.0)
+    longest_title = max((_text_ems(p.title) for p in spec.panels), default=0.0)
+    longest_x = max((_text_ems(p.xlabel) for p in spec.panels), default=0.0)
+    longest_y = max((_text_ems(p.ylabel) for p in spec.panels), default=0.0)
     if longest_title:
-        sizes.title = _cap(sizes.title, cell_w / (_GLYPH * longest_title), 5.0)
+        # A title centres on its axes, which sit right of the cell centre: leave a margin.
+        sizes.title = _cap(sizes.title, 0.85 * cell_w / longest_title, 5.0)
     label_cap = min(
-        cell_w / (_GLYPH * longest_x) if longest_x else 99.0,
-        cell_h / (_GLYPH * longest_y) if longest_y else 99.0,
+        cell_w / longest_x if longest_x else 99.0,
+        cell_h / longest_y if longest_y else 99.0,
     )
     sizes.label = _cap(sizes.label, label_cap, 5.0)
-    # At least three tick labels of about five characters must fit along an axis.
-    tick_cap = min(cell_w, cell_h) / (3 * 5 * _GLYPH * 1.3)
+    tick_cap = min(cell_w, cell_h) / _TICK_EMS
     sizes.tick = _cap(sizes.tick, tick_cap, 4.0)
     sizes.colorbar = _cap(sizes.colorbar, tick_cap, 4.0)
     sizes.legend = _cap(sizes.legend, sizes.label, 4.0)

@@ -1,0 +1,151 @@
+"""What every question family needs about one figure, and the one place items are made."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from figgen.vqa.answer_format import answer_instruction
+from figgen.vqa.item import AnswerType, Level, Metric, QAItem, Scope
+from figgen.vqa.location import panel_location
+
+log = logging.getLogger(__name__)
+
+KIND_NOUN = {
+    "line": "line plot",
+    "histogram": "histogram",
+    "scatter": "scatter plot",
+    "contour": "contour plot",
+}
+KINDS = ("line", "histogram", "scatter", "contour")
+
+
+@dataclass
+class FigureContext:
+    """One record, its panel locations, an element index, and the items made so far."""
+
+    record: dict[str, Any]
+    items: list[QAItem] = field(default_factory=list)
+    _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    _elements: dict[tuple[int | None, str], list[dict[str, Any]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+
+    def __post_init__(self) -> None:
+        for element in self.record.get("elements", []):
+            self._elements[(element.get("panel"), element["kind"])].append(element)
+
+    @property
+    def figure_id(self) -> str:
+        return str(self.record["id"])
+
+    @property
+    def panels(self) -> list[dict[str, Any]]:
+        return sorted(self.record["panels"], key=lambda p: (p["row"], p["col"], p["index"]))
+
+    @property
+    def rows(self) -> int:
+        return int(self.record["layout"]["rows"])
+
+    @property
+    def cols(self) -> int:
+        return int(self.record["layout"]["cols"])
+
+    def location(self, panel: dict[str, Any]) -> str:
+        return panel_location(panel["row"], panel["col"], self.rows, self.cols)
+
+    def panel_aspect(self, panel: dict[str, Any]) -> float:
+        """Height / width of the panel's plot area in pixels (1.0 if it was not measured)."""
+        boxes = self.elements(panel["index"], "panel")
+        if not boxes:
+            return 1.0
+        x0, y0, x1, y1 = boxes[0]["bbox"]
+        return (y1 - y0) / (x1 - x0) if x1 > x0 and y1 > y0 else 1.0
+
+    def elements(self, panel: int | None, kind: str) -> list[dict[str, Any]]:
+        return self._elements.get((panel, kind), [])
+
+    def element_ids(self, panel: int | None, *kinds: str, series: int | None = None) -> list[int]:
+        ids = []
+        for kind in kinds:
+            for element in self.elements(panel, kind):
+                if series is None or element.get("series") == series:
+                    ids.append(int(element["id"]))
+        return ids
+
+    def add(
+        self,
+        *,
+        level: Level,
+        scope: Scope,
+        family: str,
+        panel: dict[str, Any] | None,
+        question: str,
+        answer: Any,
+        answer_type: AnswerType,
+        metric: Metric,
+        answer_key: str | None = None,
+        choices: list[str] | None = None,
+        evidence: list[int] | None = None,
+    ) -> None:
+        """Append one item; its qid counts items of the same family and panel.
+
+        An answer holding a non-finite number (NaN or infinity) is not askable and is dropped.
+        """
+        if not _finite(answer):
+            log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family)
+            return
+        key = answer_key or family
+        where = (
+            "fig"
+            if scope == "figure"
+            else "cross"
+            if scope == "cross-panel"
+            else str(panel["index"] if panel else "fig")
+        )
+        n = self._counts[(family, where)]
+        self._counts[(family, where)] += 1
+        location = self.location(panel) if panel is not None else None
+        text = question[0].upper() + question[1:]
+        self.items.append(
+            QAItem(
+                qid=f"{self.figure_id}-{family}-{where}-{n}",
+                figure_id=self.figure_id,
+                level=level,
+                scope=scope,
+                panel=panel["index"] if panel is not None else None,
+                location=location,
+                family=family,
+                question=f"{text} {answer_instruction(key, answer_type, choices)}",
+                answer=answer,
+                answer_type=answer_type,
+                answer_key=key,
+                metric=metric,
+                choices=list(choices) if choices else None,
+                evidence=sorted(evidence or []),
+            )
+        )
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def sig(value: float, digits: int = 6) -> float:
+    """Round to ``digits`` significant figures, keeping JSON small and answers stable."""
+    if value == 0 or value != value:
+        return float(value)
+    return float(f"{value:.{digits}g}")
+
+
+def number_text(value: float) -> str:
+    """A drawn x value as a reader would see it quoted: at most 4 significant figures."""
+    text = f"{value:.4g}"
+    return text.replace("e+0", "e").replace("e-0", "e-").replace("e+", "e")

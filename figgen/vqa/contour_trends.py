@@ -1,0 +1,164 @@
+"""Level 3 verdicts for contour fields, under the same principle as :mod:`figgen.vqa.trends`.
+
+Gradient direction (contour of a plane, ``linear``): a colour bar must be drawn (without one a
+    reader cannot tell high from low) and both axes linear. One component of the generating
+    gradient must be at least 3 times the other, and a plane fitted to the drawn z (in unit-
+    square coordinates) must have R^2 >= 0.95 and the same dominant component and sign. The
+    answer names where the values increase: "left to right", "right to left", "bottom to top"
+    or "top to bottom".
+Peaks (contour of Gaussian bumps, ``gmm``): a colour bar must be drawn and both axes linear.
+    The separate maxima of the generating field (same dip / floor rule as modes, along the
+    straight path to every taller maximum, stable under the same variations) must equal those
+    of the drawn field after a 3x3 mean, where a lower maximum also needs a drawn contour level
+    between its saddle and its top (else it reads as a shoulder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from figgen.vqa.trends import LINEAR_R2, STABLE_PEAK_RULES, linear_axes
+
+Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
+DOMINANT = 3.0
+
+
+def _direction(gx: float, gy: float) -> Direction | None:
+    if abs(gx) >= DOMINANT * abs(gy) and gx != 0:
+        return "left to right" if gx > 0 else "right to left"
+    if abs(gy) >= DOMINANT * abs(gx) and gy != 0:
+        return "bottom to top" if gy > 0 else "top to bottom"
+    return None
+
+
+def gradient_direction(panel: dict[str, Any]) -> Direction | None:
+    """Where the values of a planar contour field increase, or None where doubtful."""
+    style = panel.get("style", {})
+    if (
+        panel["kind"] != "contour"
+        or panel["distribution"] != "linear"
+        or not style.get("colorbar")
+        or not linear_axes(panel)
+    ):
+        return None
+    gradient = panel.get("params", {}).get("gradient")
+    if gradient is None or len(gradient) != 2:
+        return None
+    truth = _direction(float(gradient[0]), float(gradient[1]))
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    x, y = np.asarray(panel["data"]["x"], float), np.asarray(panel["data"]["y"], float)
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return None
+    # drawn axes run low to high, left to right and bottom to top: fit in those directions
+    v, u = np.meshgrid((y - y.min()) / np.ptp(y), (x - x.min()) / np.ptp(x), indexing="ij")
+    design = np.column_stack([u.ravel(), v.ravel(), np.ones(z.size)])
+    coef, *_ = np.linalg.lstsq(design, z.ravel(), rcond=None)
+    fitted = design @ coef
+    total = float(((z.ravel() - z.mean()) ** 2).sum())
+    if total == 0:
+        return None
+    r2 = 1 - float(((z.ravel() - fitted) ** 2).sum()) / total
+    if truth is None or r2 < LINEAR_R2 or _direction(coef[0], coef[1]) != truth:
+        return None
+    return truth
+
+
+def _field_peaks(
+    field: np.ndarray,
+    *,
+    dip: float = 0.75,
+    floor: float = 0.1,
+    levels: Sequence[float] | None = None,
+) -> int:
+    """Separate local maxima of a 2-D field, judged like :func:`count_peaks`.
+
+    Heights are taken above the field's minimum. A maximum counts when it reaches ``floor`` of
+    the tallest and, on the straight path to every taller maximum, the field dips below ``dip``
+    times its height. With ``levels`` (the drawn contour levels, in field units) a lower maximum
+    also needs a level between its highest such dip and its top: otherwise no contour closes
+    around it alone and the eye sees a shoulder, not a peak.
+    """
+    base = float(field.min())
+    h = field - base
+    top = float(h.max())
+    if top <= 0:
+        return 0
+    padded = np.pad(h, 1, mode="constant", constant_values=-np.inf)
+    rows, cols = h.shape
+    neighbours = np.stack(
+        [
+            padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0)
+        ]
+    )
+    # >= keeps plateaus (a peak between grid points shows as two equal values); the tie-break
+    # below then merges them, since the path between them never dips
+    peaks = np.argwhere((h >= neighbours.max(0)) & (h >= floor * top))
+    t = np.linspace(0, 1, 64)
+    count = 0
+    for r, c in peaks:
+        height = h[r, c]
+        saddle = -np.inf
+        for r2, c2 in peaks:
+            taller = h[r2, c2] > height or (h[r2, c2] == height and (r2, c2) < (r, c))
+            if not taller:
+                continue
+            path = h[np.round(r + t * (r2 - r)).astype(int), np.round(c + t * (c2 - c)).astype(int)]
+            saddle = max(saddle, float(path.min()))
+        if saddle >= dip * height:
+            continue
+        if (
+            levels is not None
+            and np.isfinite(saddle)
+            and not any(saddle + base < level < height + base for level in levels)
+        ):
+            continue
+        count += 1
+    return count
+
+
+def _box_smooth(z: np.ndarray) -> np.ndarray:
+    padded = np.pad(z, 1, mode="edge")
+    rows, cols = z.shape
+    total = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
+    return np.asarray(total, dtype=float) / 9
+
+
+def n_peaks(panel: dict[str, Any]) -> int | None:
+    """Separate peaks of a Gaussian-bump contour field, or None where doubtful.
+
+    Needs a colour bar (to tell peaks from troughs) and linear axes. The generating bumps
+    (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
+    true count; the drawn field, lightly smoothed (3x3 mean), must show the same count.
+    """
+    params, style = panel.get("params", {}), panel.get("style", {})
+    if (
+        panel["kind"] != "contour"
+        or panel["distribution"] != "gmm"
+        or not style.get("colorbar")
+        or not linear_axes(panel)
+    ):
+        return None
+    centres, widths = params.get("centres_unit"), params.get("widths_unit")
+    amplitudes = params.get("amplitudes")
+    if not centres or not widths or not amplitudes:
+        return None
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    rows, cols = z.shape
+    u, v = np.meshgrid(np.linspace(0, 1, cols), np.linspace(0, 1, rows))
+    clean = sum(
+        a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
+        for a, c, w in zip(amplitudes, centres, widths, strict=True)
+    )
+    field = np.asarray(clean, dtype=float)
+    verdicts = {_field_peaks(field, dip=dip, floor=floor) for dip, floor in STABLE_PEAK_RULES}
+    if len(verdicts) != 1:
+        return None
+    truth = verdicts.pop()
+    drawn = _field_peaks(_box_smooth(z), levels=panel["data"].get("levels") or [])
+    return truth if truth and drawn == truth else None

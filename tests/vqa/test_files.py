@@ -1,0 +1,109 @@
+"""write_qa / `figgen qa`: files from records, atomically, with manifest counts."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from records import mixed_record
+from typer.testing import CliRunner
+
+from figgen.cli import app
+from figgen.errors import FiggenError
+from figgen.vqa import describe_record, questions_for_record, write_qa
+
+
+def build_dir(tmp_path: Path, n: int = 3) -> Path:
+    (tmp_path / "figures").mkdir()
+    for i in range(n):
+        record = mixed_record(seed=i, index=i)
+        (tmp_path / "figures" / f"{record['id']}.json").write_text(json.dumps(record))
+    (tmp_path / "manifest.json").write_text(json.dumps({"n": n, "seed": 1}))
+    return tmp_path
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_write_qa_writes_items_descriptions_and_counts(tmp_path: Path) -> None:
+    root = build_dir(tmp_path)
+    counts = write_qa(root)
+    rows = read_jsonl(root / "qa.jsonl")
+    expected = [i.to_dict() for k in range(3) for i in questions_for_record(mixed_record(k, k))]
+    assert rows == expected
+    assert read_jsonl(root / "descriptions.jsonl") == [
+        d for k in range(3) for d in describe_record(mixed_record(k, k))
+    ]
+    manifest = json.loads((root / "manifest.json").read_text())
+    assert manifest["n"] == 3 and manifest["seed"] == 1  # the build's own keys survive
+    assert manifest["qa"] == counts
+    assert counts["total"] == len(rows) and counts["figures"] == 3
+    assert counts["by_level"] == {
+        str(k): v for k, v in sorted(Counter(r["level"] for r in rows).items())
+    }
+    assert counts["by_scope"] == dict(sorted(Counter(r["scope"] for r in rows).items()))
+    assert sum(counts["by_family"].values()) == len(rows)
+    assert sorted(p.name for p in root.iterdir()) == [
+        "descriptions.jsonl",
+        "figures",
+        "manifest.json",
+        "qa.jsonl",
+    ]  # no temp files left
+
+
+def test_write_qa_is_repeatable(tmp_path: Path) -> None:
+    root = build_dir(tmp_path)
+    write_qa(root)
+    first = (root / "qa.jsonl").read_bytes()
+    write_qa(root)
+    assert (root / "qa.jsonl").read_bytes() == first
+
+
+def test_missing_or_broken_records_are_one_line_errors(tmp_path: Path) -> None:
+    with pytest.raises(FiggenError, match="figgen build"):
+        write_qa(tmp_path)
+    root = build_dir(tmp_path, n=1)
+    (root / "figures" / "fig-000009.json").write_text("{not json")
+    with pytest.raises(FiggenError, match="fig-000009.json"):
+        write_qa(root)
+
+
+def test_a_failed_rebuild_leaves_the_old_files(tmp_path: Path) -> None:
+    root = build_dir(tmp_path, n=2)
+    write_qa(root)
+    before = {
+        name: (root / name).read_bytes()
+        for name in ("qa.jsonl", "descriptions.jsonl", "manifest.json")
+    }
+    (root / "figures" / "fig-000005.json").write_text('{"id": "fig-000005"}')
+    with pytest.raises(FiggenError, match="not a figure record"):
+        write_qa(root)
+    assert {name: (root / name).read_bytes() for name in before} == before
+    assert not [p for p in root.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_cli_rebuilds_qa(tmp_path: Path) -> None:
+    root = build_dir(tmp_path, n=2)
+    result = CliRunner().invoke(app, ["qa", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "for 2 figures" in result.output
+    assert (root / "qa.jsonl").exists()
+
+
+def test_descriptions_have_three_levels_per_figure_and_panel() -> None:
+    record = mixed_record(1)
+    rows = describe_record(record)
+    assert len(rows) == 3 * (1 + len(record["panels"]))
+    keys = Counter((r["scope"], r["panel"]) for r in rows)
+    assert set(keys.values()) == {3}
+    figure = [r for r in rows if r["scope"] == "figure"]
+    assert "6 panels in two rows and three columns" in figure[0]["text"]
+    line = [r for r in rows if r["panel"] == 0]
+    assert line[0]["text"].startswith("The top-left panel is a line plot")
+    assert "(blue and orange)" in line[0]["text"]
+    assert "rises along a straight line" in line[2]["text"]
+    contour = [r for r in rows if r["panel"] == 3]
+    assert contour[2]["text"].startswith("No overall trend")
