@@ -53,7 +53,8 @@ metadata:
   version: 1.0
 """
 
-POST_PROMPT = "\nAnswer with the value only: a number, a word, or a JSON list for several values."
+POST_PROMPT = ""
+"""figgen's questions already state the answer format (a JSON object under ``answer_key``)."""
 
 
 def task_yaml(task: str, dataset_path: str, split: str) -> str:

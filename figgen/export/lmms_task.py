@@ -1,10 +1,16 @@
 """lmms-eval task functions for the ``qa`` config of a figgen dataset.
 
 ``figgen export --format lmms-eval`` copies this file next to the task YAML as ``utils.py``,
-so it imports nothing from figgen at load time. Replies are scored by
-``figgen.eval.metrics.score_answer(item, reply_text)`` (a score in [0, 1], higher is better)
-when figgen is installed; otherwise by exact match after light normalisation, and a warning
-says so once.
+so it imports nothing from figgen at load time. Each reply is scored in [0, 1] (higher is
+better) by the first of these that is installed:
+
+1. ``figgen.eval.metrics.score_answer(item, reply_text) -> float``;
+2. figgen's reply parser and scorer (``figgen.eval.parse.parse_reply`` and
+   ``figgen.eval.scoring.score_answer``): 1.0 when the answer counts as correct, else 0.0;
+3. exact match after light normalisation, with a warning that figgen's metrics are missing.
+
+A reply figgen rejects as unparseable scores 0.0 here; ``figgen eval score`` reports those
+separately instead.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -20,23 +27,7 @@ LEVELS = (1, 2, 3)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _warned: list[bool] = []
 
-
-def doc_to_visual(doc: dict[str, Any]) -> list[Any]:
-    return [doc["image"].convert("RGB")]
-
-
-def doc_to_text(
-    doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None
-) -> str:
-    kwargs = lmms_eval_specific_kwargs or {}
-    text = doc["question"]
-    if doc.get("choices"):
-        text += "\nChoices: " + "; ".join(doc["choices"])
-    return f"{kwargs.get('pre_prompt', '')}{text}{kwargs.get('post_prompt', '')}"
-
-
-def doc_to_target(doc: dict[str, Any]) -> str:
-    return str(doc["answer"])
+Scorer = Callable[[dict[str, Any], str], float]
 
 
 def item_from_doc(doc: dict[str, Any]) -> dict[str, Any]:
@@ -44,6 +35,34 @@ def item_from_doc(doc: dict[str, Any]) -> dict[str, Any]:
     item = {key: value for key, value in doc.items() if key != "image"}
     item["answer"] = json.loads(doc["answer"])
     return item
+
+
+def doc_to_visual(doc: dict[str, Any]) -> list[Any]:
+    return [doc["image"].convert("RGB")]
+
+
+def _format_line(doc: dict[str, Any]) -> str:
+    line = (
+        f"Answer with a JSON object {{{json.dumps(doc['answer_key'])}: <answer>}} and nothing else."
+    )
+    if doc.get("choices"):
+        line += " Choices: " + ", ".join(json.dumps(c) for c in doc["choices"]) + "."
+    return line
+
+
+def doc_to_text(
+    doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None
+) -> str:
+    """The question; figgen's questions already say how to answer (JSON under ``answer_key``)."""
+    kwargs = lmms_eval_specific_kwargs or {}
+    text = doc["question"].strip()
+    if "JSON" not in text:
+        text = f"{text}\n{_format_line(doc)}"
+    return f"{kwargs.get('pre_prompt', '')}{text}{kwargs.get('post_prompt', '')}"
+
+
+def doc_to_target(doc: dict[str, Any]) -> str:
+    return str(doc["answer"])
 
 
 def _reply_value(item: dict[str, Any], reply: str) -> Any:
@@ -85,8 +104,11 @@ def _normal(value: Any, *, unordered: bool) -> Any:
 
 
 def exact_match(item: dict[str, Any], reply: str) -> float:
-    """1.0 when the reply equals the answer after normalisation (case, separators, list order
-    where order does not matter), else 0.0."""
+    """1.0 when the reply equals the answer after normalisation, else 0.0.
+
+    Strings compare case-insensitively, numbers as floats (thousands separators allowed), and
+    lists ignore order where the answer is a set.
+    """
     unordered = item.get("metric") == "exact_set" or item.get("answer_type") in (
         "choice_list",
         "number_list",
@@ -95,18 +117,39 @@ def exact_match(item: dict[str, Any], reply: str) -> float:
     return float(got == _normal(item["answer"], unordered=unordered))
 
 
+def _figgen_scorer() -> Scorer | None:
+    try:
+        # The one-function contract asked of figgen.eval; absent until it provides it.
+        from figgen.eval.metrics import score_answer as score_item  # type: ignore[attr-defined]
+    except ImportError:
+        score_item = None
+    if score_item is not None:
+        return lambda item, reply: float(score_item(item, reply) or 0.0)
+    try:
+        from figgen.eval.parse import parse_reply
+        from figgen.eval.scoring import score_answer
+        from figgen.vqa.item import QAItem
+    except ImportError:
+        return None
+
+    def score(item: dict[str, Any], reply: str) -> float:
+        qa_item = QAItem.from_dict({k: v for k, v in item.items() if k in QAItem.__annotations__})
+        result = score_answer(qa_item, parse_reply(reply, qa_item))
+        return 1.0 if result.correct else 0.0
+
+    return score
+
+
 def score_reply(doc: dict[str, Any], reply: str) -> float:
     """figgen's score for one reply, or exact match when figgen's metrics are not installed."""
     item = item_from_doc(doc)
-    try:
-        from figgen.eval.metrics import score_answer
-    except ImportError:
+    scorer = _figgen_scorer()
+    if scorer is None:
         if not _warned:
-            logger.warning("figgen.eval.metrics.score_answer not available; scoring by exact match")
+            logger.warning("figgen's metrics are not installed; scoring replies by exact match")
             _warned.append(True)
         return exact_match(item, reply)
-    score = score_answer(item, reply)
-    return 0.0 if score is None else float(score)
+    return scorer(item, reply)
 
 
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:

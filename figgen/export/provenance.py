@@ -24,9 +24,9 @@ class Provenance:
 def _non_default(config: Any) -> dict[str, Any] | None:
     if not isinstance(config, dict):
         return None
-    from figgen.config import FigureConfig
+    from figgen.config import config_from_dict
 
-    return None if config == FigureConfig().to_dict() else config
+    return None if config == config_from_dict({}).to_dict() else config
 
 
 def provenance(dataset: BuiltDataset, first_record: dict[str, Any] | None) -> Provenance:

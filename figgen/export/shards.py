@@ -14,15 +14,29 @@ DEFAULT_SHARD_BYTES = 400 * 1024 * 1024
 """The Hub's viewer and streaming work best with shards of a few hundred MB."""
 
 ROWS_PER_GROUP = 100
-"""Rows per parquet row group at most; small because every row carries a PNG."""
+"""Rows per parquet row group, small because rows carry PNGs; a group runs on to the end of
+the current figure's rows so its image is not stored again in the next group."""
+
+MAX_ROWS_PER_GROUP = 2000
+"""Hard cap on a row group, whatever the images."""
 
 GROUP_BYTES = 64 * 1024 * 1024
 """A row group is also closed at this size, which bounds the memory an export holds."""
 
 
-def _row_bytes(row: dict[str, Any]) -> int:
-    image = row.get("image") or {}
-    return len(image.get("bytes") or b"") + 64 * len(row.get("elements") or ()) + 1024
+def _image_bytes(row: dict[str, Any]) -> bytes:
+    return (row.get("image") or {}).get("bytes") or b""
+
+
+def _row_bytes(row: dict[str, Any], previous: dict[str, Any] | None) -> int:
+    """Estimated bytes a row adds to a row group.
+
+    Parquet's dictionary encoding stores an image repeated in consecutive rows of a row group
+    once (all questions about one figure share its PNG), so a repeat costs no image bytes.
+    """
+    image = _image_bytes(row)
+    repeat = previous is not None and _image_bytes(previous) == image
+    return (0 if repeat else len(image)) + 64 * len(row.get("elements") or ()) + 1024
 
 
 class ShardWriter:
@@ -53,11 +67,17 @@ class ShardWriter:
         self._partials: list[Path] = []
 
     def add(self, row: dict[str, Any]) -> None:
-        self._pending.append(self.features.encode_example(row))
-        self._pending_bytes += _row_bytes(row)
-        self.rows += 1
+        previous = self._pending[-1] if self._pending else None
+        new_image = previous is None or _image_bytes(previous) != _image_bytes(row)
         full = len(self._pending) >= ROWS_PER_GROUP or self._pending_bytes >= GROUP_BYTES
-        if full or self._shard_bytes + self._pending_bytes >= self.max_shard_bytes:
+        # A row group ends where the image changes, so each PNG is stored once per shard.
+        if (full and new_image) or len(self._pending) >= MAX_ROWS_PER_GROUP:
+            self._flush()
+            previous = None
+        self._pending_bytes += _row_bytes(row, previous)
+        self._pending.append(self.features.encode_example(row))
+        self.rows += 1
+        if self._shard_bytes + self._pending_bytes >= self.max_shard_bytes:
             self._flush()
 
     def _flush(self) -> None:

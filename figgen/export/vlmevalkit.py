@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import csv
 import json
+import re
 import string
 from pathlib import Path
 from typing import Any
@@ -33,10 +34,23 @@ def _answer_text(item: QAItem) -> str:
     return json.dumps(item.answer, ensure_ascii=False)
 
 
+_JSON_FORMAT = re.compile(r"\s*Answer with a JSON object \{.*\} and nothing else\.?\s*$", re.DOTALL)
+
+
+def plain_question(question: str) -> str:
+    """The question without figgen's JSON answer-format sentence.
+
+    VLMEvalKit adds its own instruction (pick a letter, or answer briefly), and the ``answer``
+    column holds a plain value, so the JSON request would only conflict with both.
+    """
+    return _JSON_FORMAT.sub("", question).strip()
+
+
 def _question_text(item: QAItem) -> str:
+    question = plain_question(item.question)
     if item.answer_type != "choice" and item.choices:
-        return f"{item.question}\nOptions: {'; '.join(item.choices)}"
-    return item.question
+        return f"{question}\nOptions: {'; '.join(item.choices)}"
+    return question
 
 
 def vlmevalkit_rows(
@@ -68,6 +82,7 @@ def vlmevalkit_rows(
             "index": index,
             "image": image,
             "question": _question_text(item),
+            "figgen_question": item.question,
             "answer": _answer_text(item),
             **{
                 letter: (options[k] if k < len(options) else "") for k, letter in enumerate(letters)
@@ -96,6 +111,7 @@ def vlmevalkit_rows(
         "level",
         "answer_type",
         "metric",
+        "figgen_question",
     ]
     return header, rows
 

@@ -1,21 +1,27 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.export.fixtures import make_dataset
+from tests.export.fixtures import write_hand_qa
 
 THIRDS = "0.34,0.33,0.33"
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small built dataset with questions, shared by the export tests (read-only)."""
+def built(small_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shared small build (real figures) with questions, for the export tests (read-only).
+
+    Questions are the build's own when ``figgen.vqa`` wrote ``qa.jsonl``, else hand-written ones.
+    """
     root = tmp_path_factory.mktemp("built") / "data"
-    make_dataset(root, 4)
+    shutil.copytree(small_build, root)
+    if not (root / "qa.jsonl").is_file():
+        write_hand_qa(root)
     return root
 
 

@@ -1,31 +1,19 @@
-"""A small built dataset for the export tests.
+"""Hand-written records and question items for the export tests.
 
-Real figures from ``figgen.build.build_dataset`` when the generator is present, otherwise
-hand-written records that follow the record schema, with PNGs drawn by Pillow. Questions come
-from ``figgen.vqa`` when it can write ``qa.jsonl``, otherwise from hand-written QA items.
+``hand_record`` follows the record schema for unit tests of the row builders; ``hand_items``
+gives questions of every answer shape about any record (real ones included), used when the
+build did not write ``qa.jsonl`` itself.
 """
 
 from __future__ import annotations
 
-import importlib
-import io
 import json
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw
-
 from figgen.vqa.item import QAItem
 
 KINDS = ("line", "histogram", "scatter", "contour")
-
-
-def _png(width: int, height: int, shade: int) -> bytes:
-    image = Image.new("RGB", (width, height), (255, 255, 255))
-    ImageDraw.Draw(image).rectangle([10, 10, width - 10, height - 10], outline=(shade, 0, 0))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 def hand_record(index: int) -> dict[str, Any]:
@@ -180,57 +168,9 @@ def hand_items(record: dict[str, Any]) -> list[QAItem]:
     return items
 
 
-SMALL_CONFIG = {"panels": {"mean": 2, "std": 2, "count": [1, 3]}, "image": {"dpi": [60, 80]}}
-"""Few panels at low dpi: real figures, built in seconds."""
-
-
-def _real_builder() -> Any | None:
-    try:
-        build = importlib.import_module("figgen.build")
-    except ImportError:
-        return None
-    return getattr(build, "build_dataset", None)
-
-
-def write_hand_dataset(root: Path, n: int) -> None:
-    (root / "figures").mkdir(parents=True)
-    records = [hand_record(i) for i in range(n)]
-    for record in records:
-        fid = record["id"]
-        (root / "figures" / f"{fid}.json").write_text(json.dumps(record), encoding="utf-8")
-        png = _png(record["image"]["width"], record["image"]["height"], 40 * record["index"] % 255)
-        (root / "figures" / f"{fid}.png").write_bytes(png)
-    manifest = {
-        "seed": 7,
-        "figgen_version": "0.1.0",
-        "n": n,
-        "command": f"figgen build --n {n} --seed 7 --out DIR",
-    }
-    (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    write_hand_qa(root)
-
-
 def write_hand_qa(root: Path) -> None:
     with (root / "qa.jsonl").open("w", encoding="utf-8") as out:
         for path in sorted((root / "figures").glob("*.json")):
             record = json.loads(path.read_text(encoding="utf-8"))
             for item in hand_items(record):
                 out.write(json.dumps(item.to_dict()) + "\n")
-
-
-def make_dataset(root: Path, n: int) -> str:
-    """Write a dataset of ``n`` figures into ``root``; return how it was made.
-
-    Questions come from the build when ``figgen.vqa`` can write them, else from
-    :func:`hand_items` on the real records.
-    """
-    build = _real_builder()
-    if build is None:
-        write_hand_dataset(root, n)
-        return "hand-written records"
-    from figgen.config import config_from_dict
-
-    build(root, n=n, seed=11, workers=1, config=config_from_dict(SMALL_CONFIG), progress=False)
-    if not (root / "qa.jsonl").is_file():
-        write_hand_qa(root)
-    return "figgen.build"

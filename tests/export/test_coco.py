@@ -55,3 +55,22 @@ def test_category_ids_are_stable_and_extendable() -> None:
     extended = category_ids({"violin", "panel"})
     assert {k: extended[k] for k in base} == base
     assert extended["violin"] == len(base) + 1
+
+
+def test_cli_coco_and_bad_license(built: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from figgen.cli import app
+
+    runner = CliRunner()
+    done = runner.invoke(
+        app, ["export", str(built), "--format", "coco", "--out", str(tmp_path / "c")]
+    )
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "c" / "annotations.json").is_file()
+    bad = runner.invoke(
+        app, ["export", str(built), "--out", str(tmp_path / "h"), "--license", "free-for-all"]
+    )
+    assert bad.exit_code != 0
+    assert "Hub license id" in str(bad.exception)
+    assert not (tmp_path / "h").exists()

@@ -3,6 +3,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 import json
+import string
 import sys
 import types
 from pathlib import Path
@@ -37,8 +38,10 @@ def test_vlmevalkit_tsv(built: Path, tmp_path: Path) -> None:
         assert base64.b64decode(image) == png
         assert row.qid == item["qid"] and row.category == item["family"]
         if item["answer_type"] == "choice":
-            options = [getattr(row, letter) for letter in "ABCD"][: len(item["choices"])]
-            assert options == item["choices"]
+            letters = string.ascii_uppercase[: len(item["choices"])]
+            assert [getattr(row, letter) for letter in letters] == item["choices"]
+            beyond = string.ascii_uppercase[len(item["choices"])]
+            assert beyond not in table.columns or pd.isna(getattr(row, beyond))
             assert getattr(row, row.answer) == item["answer"]
         else:
             assert pd.isna(row.A)
@@ -92,7 +95,7 @@ def task(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_lmms_eval_task_loads_and_scores(task: Path, built: Path, tmp_path: Path) -> None:
     from datasets import load_dataset
 
-    config, utils = _load_task(task)
+    config, _ = _load_task(task)
     assert config["task"] == "figgen_qa" and config["dataset_name"] == "qa"
     assert config["output_type"] == "generate_until"
     docs = load_dataset(
@@ -109,11 +112,12 @@ def test_lmms_eval_task_loads_and_scores(task: Path, built: Path, tmp_path: Path
         visual = config["doc_to_visual"](doc)
         assert visual[0].size == doc["image"].size
         prompt = config["doc_to_text"](doc, config["lmms_eval_specific_kwargs"]["default"])
-        assert item["question"] in prompt
-        right = config["process_results"](doc, [json.dumps(item["answer"])])
+        assert prompt.startswith(item["question"].strip())
+        assert "JSON" in prompt and json.dumps(item["answer_key"]) in prompt
+        right = config["process_results"](doc, [json.dumps({item["answer_key"]: item["answer"]})])
         wrong = config["process_results"](doc, ["I cannot tell"])
         assert right["figgen_score"] == 1.0, item
-        assert wrong["figgen_score"] < 1.0
+        assert wrong["figgen_score"] == 0.0
         results.append(right)
     metrics = {m["metric"]: m for m in config["metric_list"]}
     for level in (1, 2, 3):
@@ -128,20 +132,29 @@ def _utils_module(task: Path) -> types.ModuleType:
     return _load_task(task)[1]
 
 
+def _without_figgen_eval(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("figgen.eval.metrics", "figgen.eval.parse", "figgen.eval.scoring"):
+        monkeypatch.setitem(sys.modules, name, None)  # importing it now fails
+
+
 def test_utils_exact_match_fallback(task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     utils = _utils_module(task)
-    monkeypatch.setitem(sys.modules, "figgen.eval.metrics", None)  # import fails
+    _without_figgen_eval(monkeypatch)
     doc = {
         "answer": json.dumps(["B", "a"]),
         "answer_type": "choice_list",
         "metric": "exact_set",
         "answer_key": "kinds",
         "level": 1,
-        "question": "?",
+        "question": "Which kinds?",
         "choices": ["a", "B", "c"],
     }
     assert utils.score_reply(doc, '```json\n{"kinds": ["a", "b"]}\n```') == 1.0
     assert utils.score_reply(doc, '["a"]') == 0.0
+    assert utils.doc_to_text(doc) == (
+        'Which kinds?\nAnswer with a JSON object {"kinds": <answer>} and nothing else. '
+        'Choices: "a", "B", "c".'
+    )
     number = {**doc, "answer": "1250.0", "answer_type": "number", "metric": "ssmape"}
     assert utils.score_reply(number, "1,250") == 1.0
     assert utils.score_reply(number, "1251") == 0.0
@@ -149,9 +162,7 @@ def test_utils_exact_match_fallback(task: Path, monkeypatch: pytest.MonkeyPatch)
     assert utils.score_reply(boolean, "Yes.") == 1.0
 
 
-def test_utils_uses_figgen_metrics_when_present(
-    task: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_utils_uses_the_thin_figgen_contract(task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     utils = _utils_module(task)
     seen: list[tuple[dict, str]] = []
 
@@ -171,18 +182,43 @@ def test_utils_uses_figgen_metrics_when_present(
         "image": object(),
     }
     assert utils.process_results(doc, ["[1, 2]"])["figgen_score"] == 0.25
-    assert seen == [
-        (
-            {
-                "answer": [1, 2],
-                "answer_type": "integer_pair",
-                "metric": "exact",
-                "level": 2,
-                "answer_key": "grid",
-            },
-            "[1, 2]",
-        )
-    ]
+    expected_item = {
+        "answer": [1, 2],
+        "answer_type": "integer_pair",
+        "metric": "exact",
+        "level": 2,
+        "answer_key": "grid",
+    }
+    assert seen == [(expected_item, "[1, 2]")]
+
+
+def test_utils_adapts_figgen_parser_and_scorer(
+    task: Path, monkeypatch: pytest.MonkeyPatch, built: Path
+) -> None:
+    from figgen.vqa.item import QAItem
+
+    utils = _utils_module(task)
+    calls: list[tuple[str, object]] = []
+
+    def parse_reply(text: str, item: QAItem) -> str:
+        calls.append((text, item))
+        return text.strip()
+
+    def score_answer(item: QAItem, parsed: str) -> types.SimpleNamespace:
+        return types.SimpleNamespace(correct=parsed == json.dumps(item.answer))
+
+    monkeypatch.setitem(sys.modules, "figgen.eval.metrics", types.SimpleNamespace())
+    monkeypatch.setitem(
+        sys.modules, "figgen.eval.parse", types.SimpleNamespace(parse_reply=parse_reply)
+    )
+    monkeypatch.setitem(
+        sys.modules, "figgen.eval.scoring", types.SimpleNamespace(score_answer=score_answer)
+    )
+    item = read_qa(built)[0]
+    doc = {**item, "answer": json.dumps(item["answer"]), "image": object()}
+    assert utils.score_reply(doc, json.dumps(item["answer"])) == 1.0
+    assert utils.score_reply(doc, "nonsense") == 0.0
+    assert calls[0][1] == QAItem.from_dict(item)
 
 
 def test_lmms_eval_missing_split_is_a_one_line_error(built: Path, tmp_path: Path) -> None:
@@ -191,3 +227,14 @@ def test_lmms_eval_missing_split_is_a_one_line_error(built: Path, tmp_path: Path
     with pytest.raises(FiggenError, match="--split"):
         export_lmms_eval(built, tmp_path / "t", fractions=SplitFractions(1.0, 0.0, 0.0))
     assert not (tmp_path / "t").exists()
+
+
+def test_plain_question_drops_only_the_json_format_sentence() -> None:
+    from figgen.export.vlmevalkit import plain_question
+
+    asked = (
+        "What type of plot is shown in the only panel? Answer with a JSON object "
+        '{"plot_type": <one of "line", "histogram">} and nothing else.'
+    )
+    assert plain_question(asked) == "What type of plot is shown in the only panel?"
+    assert plain_question("How many panels?") == "How many panels?"

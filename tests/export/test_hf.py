@@ -171,3 +171,20 @@ def test_cli_import_does_not_load_datasets() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60
     )
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_each_png_is_stored_once_per_shard(hf_dir: Path) -> None:
+    figures_bytes = sum(p.stat().st_size for p in (hf_dir / "data" / "figures").glob("*.parquet"))
+    qa_bytes = 0
+    for shard in (hf_dir / "data" / "qa").glob("*.parquet"):
+        qa_bytes += shard.stat().st_size
+        parquet = pq.ParquetFile(shard)
+        groups = [
+            set(parquet.read_row_group(i, columns=["figure_id"]).column(0).to_pylist())
+            for i in range(parquet.metadata.num_row_groups)
+        ]
+        for i, ids in enumerate(groups):
+            for other in groups[i + 1 :]:
+                assert not ids & other, "a figure's questions span two row groups"
+    # several questions per figure, yet the qa config is about as large as the figures config
+    assert qa_bytes < 1.5 * figures_bytes
