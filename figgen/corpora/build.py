@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from figgen.corpora.listfile import format_list, write_text_atomic
+from figgen.corpora.listfile import format_list
 from figgen.corpora.math_snippets import (
     DROP_REASONS,
     MAX_FORMULA_CHARS,
@@ -28,6 +28,7 @@ from figgen.corpora.vocabulary import (
     top_words,
     weighted_counts,
 )
+from figgen.store import atomic_write_text
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +91,9 @@ def build_corpora(
     formulas = formula_list(corpus, max_formulas=max_formulas, max_chars=max_formula_chars)
     words_path = out_dir / WORDS_FILE
     formulas_path = out_dir / FORMULAS_FILE
-    write_text_atomic(words_path, format_list(words.header, words.entries))
-    write_text_atomic(formulas_path, format_list(formulas.header, formulas.entries))
+    words_path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(words_path, format_list(words.header, words.entries))
+    atomic_write_text(formulas_path, format_list(formulas.header, formulas.entries))
     logger.info("wrote %d words to %s and %d formulas to %s",
                 len(words.entries), words_path, len(formulas.entries), formulas_path)  # fmt: skip
     return BuildSummary(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,12 +13,7 @@ from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+from figgen.store import atomic_write_text
 
 
 def _cell(value: Any) -> str:
@@ -199,6 +193,8 @@ def write_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plots = _plots(metrics["models"], scored, out)
-    _write_atomic(out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False) + "\n")
-    _write_atomic(out / "report.md", render_markdown(metrics, plots))
+    atomic_write_text(
+        out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False) + "\n"
+    )
+    atomic_write_text(out / "report.md", render_markdown(metrics, plots))
     return metrics

@@ -25,7 +25,12 @@ class _Collector:
         self.elements.append(Element(len(self.elements), kind, panel, box, **fields))  # type: ignore[arg-type]
 
     def text(
-        self, kind: str, panel: int | None, text: Text, renderer: RendererBase, **fields: object,
+        self,
+        kind: str,
+        panel: int | None,
+        text: Text,
+        renderer: RendererBase,
+        **fields: object,
     ) -> None:
         content = text.get_text()
         if not text.get_visible() or not content.strip():

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.store import atomic_text, atomic_write_text
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.describe import describe_record
 from figgen.vqa.item import QAItem
@@ -59,25 +58,6 @@ def qa_counts(items: Iterable[QAItem], *, n_figures: int) -> dict[str, Any]:
     return counter.summary(n_figures)
 
 
-@contextmanager
-def _atomic_lines(path: Path) -> Iterator[TextIO]:
-    """A file handle whose content replaces ``path`` only if the block finishes."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with temporary.open("w", encoding="utf-8") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    with _atomic_lines(path) as handle:
-        handle.write(text)
-
-
 def record_paths(directory: Path) -> list[Path]:
     """The record files of a build, in figure-id order."""
     figures = directory / "figures"
@@ -110,7 +90,7 @@ def update_manifest(directory: Path, counts: dict[str, Any]) -> None:
         except json.JSONDecodeError as exc:
             raise FiggenError(f"{path} is not valid JSON ({exc}); rerun `figgen build`") from None
     manifest["qa"] = counts
-    _write_atomic(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
 
 
 def write_qa(directory: str | Path) -> dict[str, Any]:
@@ -124,8 +104,8 @@ def write_qa(directory: str | Path) -> dict[str, Any]:
     counter = QACounter()
     n_descriptions = 0
     with (
-        _atomic_lines(root / QA_FILE) as qa_out,
-        _atomic_lines(root / DESCRIPTIONS_FILE) as descriptions_out,
+        atomic_text(root / QA_FILE) as qa_out,
+        atomic_text(root / DESCRIPTIONS_FILE) as descriptions_out,
     ):
         for path in paths:
             record = _load(path)

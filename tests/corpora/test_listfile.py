@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from figgen.corpora.listfile import format_list, parse_list, write_text_atomic
+from figgen.corpora.listfile import format_list, parse_list
 
 _item = (
     st.text(
@@ -51,13 +49,3 @@ def test_format_rejects_items_that_do_not_fit_a_line(item: str) -> None:
 def test_parse_rejects_malformed_lines(line: str) -> None:
     with pytest.raises(ValueError, match="line 2"):
         parse_list(f"# header\n{line}\n")
-
-
-def test_write_text_atomic_replaces_and_leaves_no_temporary(tmp_path: Path) -> None:
-    target = tmp_path / "deep" / "words.txt"
-    write_text_atomic(target, "old\n")
-    write_text_atomic(target, "new\n")
-
-    assert target.read_text(encoding="utf-8") == "new\n"
-    assert [path.name for path in target.parent.iterdir()] == ["words.txt"]
-    assert target.stat().st_mode & 0o777 == 0o644
