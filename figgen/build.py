@@ -11,27 +11,28 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing import get_context
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
 from figgen.record import figure_id
-from figgen.store import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
+from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 
 log = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
 FIGURES = "figures"
 
+OutputFormat = Literal["files", "parquet"]
+
 
 @dataclass(frozen=True)
 class BuildSummary:
-    out: Path
+    out: Path | str
     n: int
     generated: int
     skipped: int
@@ -47,118 +48,142 @@ def build_dataset(
     config: FigureConfig | None = None,
     progress: bool = True,
     questions: bool = True,
+    scheduler: str | None = None,
+    format: OutputFormat = "files",
+    shard_size: int = shards.DEFAULT_SHARD_SIZE,
 ) -> BuildSummary:
-    """Generate figures ``0..n-1`` of ``seed`` into ``out`` (resuming), then the manifest."""
+    """Generate figures ``0..n-1`` of ``seed`` into ``out`` (resuming), then the manifest.
+
+    ``out`` is a local folder or an fsspec URL. ``scheduler`` (``tcp://host:port``) runs the
+    figures on that Dask cluster instead of local processes. ``format="parquet"`` writes
+    shards of ``shard_size`` figures in the HF export's schema instead of loose files.
+    """
     if n <= 0:
         raise FiggenError(f"--n must be a positive number of figures, got {n}")
     if workers is not None and workers <= 0:
         raise FiggenError(f"--workers must be at least 1, got {workers}")
+    if shard_size <= 0:
+        raise FiggenError(f"--shard-size must be at least 1, got {shard_size}")
     config = config or FigureConfig()
     _check_styles(config)
-    out = Path(out)
-    figures = _prepare_dir(out, seed, config)
-    todo = [i for i in range(n) if not _is_done(figures, i)]
-    log.info("%d of %d figures to generate in %s", len(todo), n, out)
-    for _ in _run(todo, seed, config, figures, workers or os.cpu_count() or 1, progress):
-        pass
-    manifest = _manifest(out, n, seed, config)
-    atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    if questions:
+    store = BuildStore.open(out)
+    layout = {"format": "parquet", "shard_size": shard_size} if format == "parquet" else {}
+    with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
+        _prepare_dir(store, seed, config, layout)
+        if format == "parquet":
+            todo, generated = shards.shard_tasks(store, n, shard_size, seed, config)
+        else:
+            done = store.names(FIGURES)
+            todo = [
+                partial(write_figure, store, seed, i, config)
+                for i in range(n)
+                if not _is_done(done, i)
+            ]
+            generated = len(todo)
+        log.info("%d of %d figures to generate in %s", generated, n, store)
+        for _ in _run(todo, executor, progress, unit="shard" if layout else "fig"):
+            pass
+    if format == "parquet":
+        records = shards.built_records(store, n, shard_size)
+    else:
+        records = (json.loads(store.read_text(f"{FIGURES}/{figure_id(i)}.json")) for i in range(n))
+    manifest = {**_manifest(records, n, seed, config), **layout}
+    if layout:
+        manifest["command"] += f" --format parquet --shard-size {shard_size}"
+    store.write_text(MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    if questions and store.is_local and format == "files":
         from figgen.vqa import write_qa
 
-        manifest["qa"] = write_qa(out)  # also records its counts in the manifest
-    return BuildSummary(out, n, len(todo), n - len(todo), manifest)
+        manifest["qa"] = write_qa(store.local_path())  # also records its counts in the manifest
+    elif questions:
+        log.info("questions are written for local file builds only; skipped for %s", store)
+    return BuildSummary(
+        Path(out) if store.is_local else store.url, n, generated, n - generated, manifest
+    )
 
 
-def _prepare_dir(out: Path, seed: int, config: FigureConfig) -> Path:
-    """Make sure ``out`` is empty or holds this same build; claim it with a manifest."""
-    if out.exists() and not out.is_dir():
-        raise BuildDirError(f"{out} is a file, not a folder; choose another --out")
-    manifest_path = out / MANIFEST
-    if manifest_path.exists():
+def _prepare_dir(
+    store: BuildStore, seed: int, config: FigureConfig, layout: dict[str, Any]
+) -> None:
+    """Make sure ``store`` is empty or holds this same build; claim it with a manifest."""
+    if store.is_file():
+        raise BuildDirError(f"{store} is a file, not a folder; choose another --out")
+    if store.exists(MANIFEST):
         try:
-            existing = json.loads(manifest_path.read_text(encoding="utf-8"))
+            existing = json.loads(store.read_text(MANIFEST))
         except (OSError, json.JSONDecodeError):
             raise BuildDirError(
-                f"{manifest_path} is unreadable; move it away or use another --out"
+                f"{store.path(MANIFEST)} is unreadable; move it away or use another --out"
             ) from None
         if existing.get("seed") != seed or existing.get("config") != config.to_dict():
             raise BuildDirError(
-                f"{out} holds another build (seed {existing.get('seed')}, different config); "
+                f"{store} holds another build (seed {existing.get('seed')}, different config); "
                 "rerun with its seed and config to resume, or choose another --out"
             )
-    elif out.exists() and any(out.iterdir()):
-        raise BuildDirError(f"{out} is not empty and holds no figgen build; choose another --out")
-    figures = out / FIGURES
+        if existing.get("format", "files") != layout.get("format", "files") or (
+            existing.get("shard_size") != layout.get("shard_size")
+        ):
+            raise BuildDirError(
+                f"{store} holds a build in format {existing.get('format', 'files')} "
+                f"(shard size {existing.get('shard_size')}); rerun with those options to resume"
+            )
+    elif not store.is_empty():
+        raise BuildDirError(f"{store} is not empty and holds no figgen build; choose another --out")
     try:
-        figures.mkdir(parents=True, exist_ok=True)
-        removed = remove_stale_temporaries(figures)
-        if not manifest_path.exists():
+        store.makedirs(FIGURES)
+        removed = store.remove_stale_temporaries(FIGURES)
+        if not store.exists(MANIFEST):
             claim = {
                 "status": "in_progress",
                 "seed": seed,
                 "config": config.to_dict(),
                 "figgen_version": __version__,
+                **layout,
             }
-            atomic_write_text(manifest_path, json.dumps(claim, indent=2, sort_keys=True) + "\n")
+            store.write_text(MANIFEST, json.dumps(claim, indent=2, sort_keys=True) + "\n")
     except OSError as exc:
         raise BuildDirError(
-            f"cannot write to {out}: {exc.strerror}; choose a writable --out"
+            f"cannot write to {store}: {exc.strerror or exc}; choose a writable --out"
         ) from None
     if removed:
         log.info("removed %d partial files left by an interrupted run", removed)
-    return figures
 
 
-def _is_done(figures: Path, index: int) -> bool:
+def _is_done(done: set[str], index: int) -> bool:
     # The JSON is written after the PNG, so its presence means the figure is complete.
     name = figure_id(index)
-    return (figures / f"{name}.json").exists() and (figures / f"{name}.png").exists()
+    return f"{name}.json" in done and f"{name}.png" in done
 
 
-def write_figure(figures: Path, seed: int, index: int, config: FigureConfig) -> int:
+def write_figure(store: BuildStore, seed: int, index: int, config: FigureConfig) -> int:
     """Generate one figure and write its PNG, then its record; returns the index."""
     from figgen.generate import generate_figure
 
     figure = generate_figure(config, seed, index)
     name = figure.record["id"]
-    atomic_write_bytes(figures / f"{name}.png", figure.png)
-    atomic_write_text(figures / f"{name}.json", figure.record_json)
+    store.write_bytes(f"{FIGURES}/{name}.png", figure.png)
+    store.write_text(f"{FIGURES}/{name}.json", figure.record_json)
     return index
 
 
-def _run(
-    todo: list[int],
-    seed: int,
-    config: FigureConfig,
-    figures: Path,
-    workers: int,
-    progress: bool,
-) -> Iterable[int]:
+def _run(todo: list[Task[int]], executor: Executor, progress: bool, unit: str) -> Iterable[int]:
     from tqdm import tqdm
 
-    bar = tqdm(total=len(todo), desc="figures", unit="fig", disable=not progress or not todo)
+    bar = tqdm(total=len(todo), desc="figures", unit=unit, disable=not progress or not todo)
     with bar:
-        if workers == 1 or len(todo) <= 1:
-            for index in todo:
-                yield write_figure(figures, seed, index, config)
-                bar.update()
-            return
-        ctx = get_context("spawn")  # no inherited matplotlib or thread state in workers
-        with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
-            futures = [pool.submit(write_figure, figures, seed, i, config) for i in todo]
-            for future in as_completed(futures):
-                yield future.result()
-                bar.update()
+        for result in executor.run(todo):
+            yield result
+            bar.update()
 
 
-def _manifest(out: Path, n: int, seed: int, config: FigureConfig) -> dict[str, Any]:
+def _manifest(
+    records: Iterable[dict[str, Any]], n: int, seed: int, config: FigureConfig
+) -> dict[str, Any]:
     kinds: Counter[str] = Counter()
     dists: Counter[str] = Counter()
     panel_counts: Counter[int] = Counter()
     repaired = resampled = 0
-    for index in range(n):
-        record = json.loads((out / FIGURES / f"{figure_id(index)}.json").read_text("utf-8"))
+    for record in records:
         panel_counts[record["layout"]["n_panels"]] += 1
         for panel in record["panels"]:
             kinds[panel["kind"]] += 1

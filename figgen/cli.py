@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -28,15 +29,31 @@ register_qa_commands(app)
 register_export_commands(app)
 
 
+class OutputFormat(StrEnum):
+    files = "files"
+    parquet = "parquet"
+
+
 @app.command()
 def build(
     n: Annotated[int, typer.Option("--n", help="Number of figures.")] = 200,
-    out: Annotated[Path, typer.Option("--out", help="Dataset folder.")] = Path("dataset"),
+    out: Annotated[
+        str, typer.Option("--out", help="Dataset folder: a path or an fsspec URL (s3://...).")
+    ] = "dataset",
     seed: Annotated[int, typer.Option(help="Build seed; with --n it fixes every byte.")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).")] = 0,
     config: Annotated[Path | None, typer.Option(help="TOML/JSON file overriding defaults.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     questions: Annotated[bool, typer.Option(help="Also write qa.jsonl.")] = True,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Run on this Dask scheduler (tcp://HOST:PORT) instead of --workers."),
+    ] = None,
+    format: Annotated[
+        OutputFormat,
+        typer.Option("--format", help="files: PNG + JSON per figure; parquet: shards."),
+    ] = OutputFormat.files,
+    shard_size: Annotated[int, typer.Option(help="Figures per shard with --format parquet.")] = 100,
 ) -> None:
     """Generate a dataset (resumes an interrupted build of the same arguments)."""
     from figgen.build import build_dataset
@@ -50,6 +67,9 @@ def build(
         config=load_config(config),
         progress=progress,
         questions=questions,
+        scheduler=scheduler,
+        format=format.value,
+        shard_size=shard_size,
     )
     counts = summary.manifest["counts"]
     typer.echo(

@@ -1,0 +1,103 @@
+"""Executors: every task runs once, results stream back, Dask problems are one-line errors."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from functools import partial
+
+import pytest
+
+from figgen.errors import FiggenError
+from figgen.scale import DaskCluster, InProcess, LocalPool, make_executor
+from figgen.scale import executors as executors_module
+
+
+def test_in_process_runs_tasks_in_order() -> None:
+    with InProcess() as executor:
+        assert list(executor.run([partial(pow, i, 2) for i in range(5)])) == [0, 1, 4, 9, 16]
+
+
+def test_local_pool_returns_every_result_through_a_bounded_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(executors_module, "IN_FLIGHT_PER_WORKER", 2)
+    with LocalPool(2) as pool:
+        assert pool.window == 4
+        results = list(pool.run([partial(pow, i, 3) for i in range(13)]))
+    assert sorted(results) == [i**3 for i in range(13)]
+
+
+def test_one_worker_or_one_task_starts_no_pool() -> None:
+    assert isinstance(make_executor(1), InProcess)
+    with make_executor(4) as pool:
+        assert isinstance(pool, LocalPool)
+        assert list(pool.run([partial(os.getpid)])) == [os.getpid()]
+        assert pool._pool is None
+        pids = set(pool.run([partial(os.getpid) for _ in range(6)]))
+    assert os.getpid() not in pids and 1 <= len(pids) <= 4
+
+
+def test_missing_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(FiggenError, match=r"pip install 'figgen\[dask\]'"):
+        DaskCluster("tcp://127.0.0.1:8786")
+
+
+def test_unreachable_scheduler_is_one_line() -> None:
+    with pytest.raises(FiggenError, match="cannot reach the Dask scheduler") as error:
+        DaskCluster("tcp://127.0.0.1:9", connect_timeout=1)
+    assert "\n" not in str(error.value)
+
+
+def test_scheduler_without_workers_is_refused() -> None:
+    from distributed import LocalCluster
+
+    with (
+        LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster,
+        pytest.raises(FiggenError, match="has no workers"),
+    ):
+        DaskCluster(cluster.scheduler_address)
+
+
+def test_workers_with_other_figgen_code_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    mine = executors_module._worker_figgen_code()
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        with DaskCluster(cluster.scheduler_address) as same:
+            assert same.workers == 1
+
+        # A worker (a thread of this process here) whose sources differ from the client's.
+        def other_code_in_workers() -> tuple[str, str]:
+            in_client = threading.current_thread() is threading.main_thread()
+            return mine if in_client else (mine[0], "0" * 64)
+
+        monkeypatch.setattr(executors_module, "_worker_figgen_code", other_code_in_workers)
+        with pytest.raises(FiggenError, match="other figgen code"):
+            DaskCluster(cluster.scheduler_address)
+
+
+def test_code_digest_covers_the_sources() -> None:
+    import hashlib
+    from pathlib import Path
+
+    import figgen
+
+    version, digest = executors_module._worker_figgen_code()
+    assert version == figgen.__version__
+    package = Path(figgen.__file__).parent
+    files = sorted(
+        p
+        for p in package.rglob("*")
+        if p.suffix in {".py", ".txt", ".toml", ".jinja", ".json", ".md"}
+        and "__pycache__" not in p.parts
+    )
+    assert package / "generate.py" in files
+    expected = hashlib.sha256()
+    for path in files:
+        expected.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    assert digest == expected.hexdigest()
