@@ -97,8 +97,9 @@ def _family(group: list[ScoredAnswer]) -> tuple[dict[str, Any], dict[str, Any]]:
     metric = group[0].item.metric
     values = [a.score.value for a in group if a.scored and a.score and a.score.value is not None]
     counts = _counts(group)
-    # sSMAPE is signed: the mean is of |sSMAPE|, the signed mean is reported as bias
-    mean = _mean([abs(v) for v in values]) if metric == "ssmape" else _mean(values)
+    # The mean of the metric's own per-answer values; for sSMAPE that is signed (a bias),
+    # so the typical size of the error is kept beside it as mean_abs.
+    mean = _mean(values)
     entry = {"n": counts["n"], "rejected": counts["rejected"], "metric": metric, "mean": mean}
     details = {
         "level": group[0].item.level,
@@ -107,7 +108,7 @@ def _family(group: list[ScoredAnswer]) -> tuple[dict[str, Any], dict[str, Any]]:
         "accuracy": counts["accuracy"],
     }
     if metric == "ssmape":
-        details["bias"] = _mean(values)
+        details["mean_abs"] = _mean([abs(v) for v in values])
     return entry, details
 
 

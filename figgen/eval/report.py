@@ -119,7 +119,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         ],
     )
     families = _table(
-        ["model", "family", "level", "metric", "n", "rejected", "mean", "bias", "accuracy"],
+        ["model", "family", "level", "metric", "n", "rejected", "mean", "mean abs", "accuracy"],
         [
             [
                 m,
@@ -129,7 +129,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
                 e["n"],
                 e["rejected"],
                 e["mean"],
-                v["family_details"][f].get("bias"),
+                v["family_details"][f].get("mean_abs"),
                 v["family_details"][f]["accuracy"],
             ]
             for m, v in models.items()
@@ -144,7 +144,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "the requested format; they are counted, never scored as wrong. Accuracy is the share "
         "correct among scored answers (exact/relaxed match, CER 0, or |sSMAPE| <= 0.05). "
         "For CER the mean is the character error rate (lower is better); for sSMAPE it is "
-        "the mean |sSMAPE| and bias its signed mean.",
+        "the signed mean (bias) and mean abs the mean |sSMAPE|.",
         "",
         "## Models",
         "",

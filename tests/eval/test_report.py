@@ -77,7 +77,7 @@ def test_metrics_match_hand_computed_values(dataset_dir: Path, tmp_path: Path) -
     assert family["panel_count"] == {"n": 3, "rejected": 0, "metric": "exact", "mean": 2 / 3}
     assert family["titles"]["mean"] == pytest.approx(1 / 17)
     assert family["mean_y"]["mean"] == pytest.approx((5 / 27.5 + 0) / 2)
-    assert model["family_details"]["mean_y"]["bias"] == pytest.approx((5 / 27.5) / 2)
+    assert model["family_details"]["mean_y"]["mean_abs"] == pytest.approx((5 / 27.5) / 2)
     assert family["max_y"]["mean"] == 1.0
     assert family["xlabel"] == {"n": 1, "rejected": 1, "metric": "cer", "mean": None}
     assert set(family["errorbars"]) == {"n", "rejected", "metric", "mean"}
@@ -140,3 +140,32 @@ def test_report_has_tables_and_plots_with_alt_text(dataset_dir: Path, tmp_path: 
     for alt, name in images:
         assert len(alt) > 40, name
         assert (report / name).read_bytes().startswith(b"\x89PNG")
+
+
+def test_ssmape_family_mean_is_signed_and_mean_abs_beside_it() -> None:
+    from figgen.eval.aggregate import ScoredAnswer, _family
+    from figgen.eval.scoring import Score
+    from figgen.vqa.item import QAItem
+
+    item = QAItem(
+        "q",
+        "fig-000000",
+        2,
+        "panel",
+        0,
+        "the only panel",
+        "mean_y",
+        "?",
+        10.0,
+        "number",
+        "mean_y",
+        "ssmape",
+    )
+    values = [0.5, -0.25, -0.75]
+    answers = [
+        ScoredAnswer(item, {}, Score("ssmape", v, abs(v) <= 0.05), None, 1, "scatter")
+        for v in values
+    ]
+    entry, details = _family(answers)
+    assert entry["mean"] == pytest.approx(-0.5 / 3)
+    assert details["mean_abs"] == pytest.approx(1.5 / 3)

@@ -8,8 +8,17 @@ from figgen.config import FigureConfig
 from figgen.generate import generate_figure
 from figgen.render.boxes import inside, overlaps
 
-TEXT = {"title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text",
-        "colorbar_label", "colorbar_tick_label", "legend"}
+TEXT = {
+    "title",
+    "xlabel",
+    "ylabel",
+    "xtick_label",
+    "ytick_label",
+    "offset_text",
+    "colorbar_label",
+    "colorbar_tick_label",
+    "legend",
+}
 
 
 @pytest.mark.slow
@@ -31,7 +40,7 @@ def test_few_hundred_figures_have_no_overlaps(n: int, panels: dict) -> None:
         areas = [e for e in elements if e["kind"] == "panel"]
         for i, a in enumerate(texts):
             assert inside(a["bbox"], canvas), (record["id"], a)
-            for b in texts[i + 1:]:
+            for b in texts[i + 1 :]:
                 assert not overlaps(a["bbox"], b["bbox"]), (record["id"], a, b)
             for area in areas:
                 if area["panel"] != a["panel"]:
