@@ -10,7 +10,7 @@ from figgen.config import FigureConfig
 from figgen.errors import FiggenError
 from figgen.record import Element
 from figgen.render.boxes import intersect
-from figgen.render.canvas import build_figure, encode_png, style_context
+from figgen.render.canvas import build_figure, encode_png, lay_out, style_context
 from figgen.render.elements import measure
 from figgen.render.repair import find_problems, plan_repair
 from figgen.spec import FigureSpec
@@ -43,7 +43,7 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
     for attempt in range(cfg.repair_attempts + 1):
         with style_context(spec.style):
             fig, handles = build_figure(spec)
-            fig.draw_without_rendering()
+            lay_out(fig)
             measured = measure(fig, handles)
             problems = find_problems(measured, spec)
             if not problems:

@@ -89,6 +89,25 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
     return fig, handles
 
 
+def lay_out(fig: Figure) -> None:
+    """Run the layout engine and place every text for the final axes positions, without drawing.
+
+    A full draw with rendering disabled would do the same and also walk every line, patch and
+    collection; placing titles, axis labels and offset texts (what ``get_tightbbox`` updates) is
+    all the measuring needs.
+    """
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    for ax in fig.axes:
+        ax.get_tightbbox(renderer)
+        legend = ax.get_legend()
+        if legend is not None:  # a legend packs its entries only when drawn
+            with renderer._draw_disabled():
+                legend.draw(renderer)
+
+
 def encode_png(fig: Figure) -> bytes:
     """PNG bytes of the canvas as last drawn (identical pixels to ``savefig`` at this dpi)."""
     canvas = fig.canvas

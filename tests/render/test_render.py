@@ -12,7 +12,7 @@ from figgen.config import FigureConfig
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.record import spec_from_record
 from figgen.render import render
-from figgen.render.canvas import build_figure, style_context
+from figgen.render.canvas import build_figure, lay_out, style_context
 from figgen.render.elements import measure
 
 SEEDS = range(14)
@@ -193,7 +193,7 @@ def test_dry_layout_boxes_equal_the_rasterised_boxes(
         spec = spec_from_record(figure.record)
         with style_context(spec.style):
             fig, handles = build_figure(spec)
-            fig.draw_without_rendering()
+            lay_out(fig)
             dry = [e.bbox for e in measure(fig, handles).elements]
             fig.set_layout_engine("none")
             fig.canvas.draw()
