@@ -51,7 +51,6 @@ def style_context(style: FigureStyle) -> Iterator[None]:
                 "legend.fontsize": style.sizes.legend,
                 "figure.constrained_layout.w_pad": style.wspace,
                 "figure.constrained_layout.h_pad": style.hspace,
-                "savefig.dpi": "figure",
             }
         )
         yield

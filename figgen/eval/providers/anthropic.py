@@ -13,7 +13,7 @@ from figgen.eval.providers.base import (
     register_provider,
     require_sdk,
 )
-from figgen.eval.providers.overflow import says_context_overflow
+from figgen.eval.providers.overflow import sdk_context_overflow, sdk_fatal, sdk_retryable
 
 DEFAULT_MAX_TOKENS = 1024
 """Messages requires ``max_tokens``; raise it with ``--option max_tokens=...`` for thinking."""
@@ -49,21 +49,13 @@ class AnthropicProvider(Provider):
         return Reply(text, usage.input_tokens or 0, usage.output_tokens or 0)
 
     def is_retryable(self, error: Exception) -> bool:
-        sdk = self._sdk
-        if isinstance(error, sdk.RateLimitError | sdk.APIConnectionError):
-            return True
-        # 529 "overloaded" is Anthropic's busy signal
-        return isinstance(error, sdk.APIStatusError) and error.status_code >= 500
+        return sdk_retryable(self._sdk, error)
 
     def is_context_overflow(self, error: Exception) -> bool:
-        sdk = self._sdk
-        if not isinstance(error, sdk.APIStatusError) or error.status_code not in (400, 413):
-            return False
-        return says_context_overflow(str(error))
+        return sdk_context_overflow(self._sdk, error)
 
     def is_fatal(self, error: Exception) -> bool:
-        sdk = self._sdk
-        return isinstance(error, sdk.AuthenticationError | sdk.PermissionDeniedError)
+        return sdk_fatal(self._sdk, error)
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -14,7 +14,7 @@ from figgen.eval.providers.base import (
     register_provider,
     require_sdk,
 )
-from figgen.eval.providers.overflow import says_context_overflow
+from figgen.eval.providers.overflow import sdk_context_overflow, sdk_fatal, sdk_retryable
 
 logger = logging.getLogger(__name__)
 
@@ -110,22 +110,13 @@ class OpenAIProvider(Provider):
         )
 
     def is_retryable(self, error: Exception) -> bool:
-        sdk = self._sdk
-        if isinstance(error, sdk.RateLimitError | sdk.APIConnectionError):
-            return True
-        return isinstance(error, sdk.APIStatusError) and error.status_code >= 500
+        return sdk_retryable(self._sdk, error)
 
     def is_context_overflow(self, error: Exception) -> bool:
-        sdk = self._sdk
-        if not isinstance(error, sdk.APIStatusError) or error.status_code not in (400, 413):
-            return False
-        if getattr(error, "code", None) == "context_length_exceeded":
-            return True
-        return says_context_overflow(str(error))
+        return sdk_context_overflow(self._sdk, error)
 
     def is_fatal(self, error: Exception) -> bool:
-        sdk = self._sdk
-        return isinstance(error, sdk.AuthenticationError | sdk.PermissionDeniedError)
+        return sdk_fatal(self._sdk, error)
 
     async def aclose(self) -> None:
         await self._client.close()
