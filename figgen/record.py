@@ -34,6 +34,11 @@ ElementKind = Literal[
     "point",
     "contour_level",
     "contour_band",
+    "wedge",
+    "wedge_label",
+    "table_header",
+    "row_label",
+    "table_cell",
 ]
 
 TEXT_KINDS: frozenset[str] = frozenset(
@@ -47,6 +52,10 @@ TEXT_KINDS: frozenset[str] = frozenset(
         "colorbar_label",
         "colorbar_tick_label",
         "legend_entry",
+        "wedge_label",
+        "table_header",
+        "row_label",
+        "table_cell",
     }
 )
 """Kinds whose element carries a ``text`` field."""
