@@ -40,20 +40,24 @@ class Vector:
         return np.asarray([self.at(label) for label in labels], dtype=float)
 
 
-Value = Vector | float | str
+Value = Vector | float | Label
+"""A vector, one number (always a float), or one index label (an int or a str)."""
 
 
 def to_json(value: Value) -> Any:
+    """A vector as ``{labels, values}``, a label as ``{label}``, a number as itself."""
     if isinstance(value, Vector):
         return {"labels": list(value.labels), "values": list(value.values)}
-    return value
+    if isinstance(value, float):
+        return value
+    return {"label": value}
 
 
 def from_json(raw: Any) -> Value:
+    if isinstance(raw, dict) and "label" in raw:
+        return raw["label"]  # type: ignore[no-any-return]
     if isinstance(raw, dict):
         return Vector(tuple(raw["labels"]), tuple(float(v) for v in raw["values"]))
-    if isinstance(raw, str):
-        return raw
     return float(raw)
 
 
