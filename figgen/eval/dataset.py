@@ -18,6 +18,8 @@ class EvalDataset:
 
     root: Path
     items: list[QAItem]
+    image_sets: dict[str, list[str]] = field(default_factory=dict)
+    """Several images per "figure" (a multi-chart set and mode), from ``image_sets.json``."""
     _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def record(self, figure_id: str) -> dict[str, Any] | None:
@@ -38,6 +40,16 @@ class EvalDataset:
         if not path.is_file():
             raise FiggenError(f"image {path} is missing; rebuild the dataset with figgen build")
         return path
+
+    def image_paths(self, figure_id: str) -> list[Path]:
+        """Every image a question about ``figure_id`` is sent with, in order."""
+        if figure_id not in self.image_sets:
+            return [self.image_path(figure_id)]
+        paths = [self.root / name for name in self.image_sets[figure_id]]
+        for path in paths:
+            if not path.is_file():
+                raise FiggenError(f"image {path} is missing; rebuild the dataset")
+        return paths
 
     def n_panels(self, figure_id: str) -> int | None:
         record = self.record(figure_id)
@@ -71,7 +83,9 @@ def load_dataset(root: str | Path) -> EvalDataset:
                 items.append(QAItem.from_dict(json.loads(line)))
             except (json.JSONDecodeError, TypeError) as exc:
                 raise FiggenError(f"{qa_path} line {number} is not a QA item ({exc})") from None
-    return EvalDataset(root, items)
+    sets_path = root / "image_sets.json"
+    image_sets = json.loads(sets_path.read_text(encoding="utf-8")) if sets_path.is_file() else {}
+    return EvalDataset(root, items, image_sets)
 
 
 def select_items(

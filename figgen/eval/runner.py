@@ -122,7 +122,7 @@ async def ask_with_retries(
                     prompt.item.qid,
                     image.scale,
                 )
-                prompt = Prompt(prompt.text, image.scaled(0.5), prompt.item)
+                prompt = prompt.scaled(0.5)
                 continue
             raise
     raise AssertionError("unreachable")  # pragma: no cover
@@ -181,13 +181,16 @@ async def run_questions(
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
     ledger = _Ledger()
-    images: dict[str, FigureImage] = {}
+    images: dict[str, tuple[FigureImage, ...]] = {}
 
     async def ask_one(item: QAItem, reservation: float) -> None:
         try:
             if item.figure_id not in images:
-                images[item.figure_id] = FigureImage.from_file(dataset.image_path(item.figure_id))
-            prompt = Prompt(prompt_text(item), images[item.figure_id], item)
+                images[item.figure_id] = tuple(
+                    FigureImage.from_file(path) for path in dataset.image_paths(item.figure_id)
+                )
+            first, *more = images[item.figure_id]
+            prompt = Prompt(prompt_text(item), first, item, tuple(more))
             started = time.monotonic()
             try:
                 reply, image, calls, latency = await ask_with_retries(

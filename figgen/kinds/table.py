@@ -59,7 +59,7 @@ class TableKind:
             [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d["decimals"], strict=True))]
             for row, cells in zip(d["rows"], d["cells"], strict=True)
         ]
-        table = ax.table(cellText=body, colLabels=header, loc="center", bbox=(0, 0, 1, 1))
+        table = ax.table(cellText=body, colLabels=header, loc="center", bbox=(0, 0, 1, 1))  # type: ignore[arg-type]  (a bounds tuple works)
         table.auto_set_font_size(False)
         table.set_fontsize(style.sizes.tick)
         for (row, _col), cell in table.get_celld().items():

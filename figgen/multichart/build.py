@@ -121,7 +121,9 @@ def build_set(
     for mode in MODES:
         failing |= set(verify_mode(graph, plan.modes[mode], records, asks))
     if failing:
-        log.info("%s: %d questions dropped (not answerable from a mode's images)", sid, len(failing))
+        log.info(
+            "%s: %d questions dropped (not answerable from a mode's images)", sid, len(failing)
+        )
     asks = [a for i, a in enumerate(asks) if i not in failing]
     if len(asks) < MIN_QUESTIONS:
         raise FiggenError(
@@ -301,8 +303,13 @@ def _manifest(sets: list[dict[str, Any]]) -> dict[str, Any]:
             "max_hops": max((q["modes"][mode]["hops"] for q in questions), default=0),
         }
     counts["questions_per_set"] = mean([len(s["questions"]) for s in sets])
-    counts["types"] = {t: sum(q["type"] == t for q in questions) for t in ("extract", "compare", "compute")}
-    counts["scenarios"] = {name: sum(s["scenario"] == name for s in sets) for name in sorted({s["scenario"] for s in sets})}
+    counts["types"] = {
+        t: sum(q["type"] == t for q in questions) for t in ("extract", "compare", "compute")
+    }
+    counts["scenarios"] = {
+        name: sum(s["scenario"] == name for s in sets)
+        for name in sorted({s["scenario"] for s in sets})
+    }
     return {
         "task": "multichart",
         "generator": {"name": "figgen", "version": __version__},

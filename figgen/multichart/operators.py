@@ -156,7 +156,9 @@ class Mean:
 
     def __init__(self) -> None:
         self._over = Reduction("mean", "mean over all labels of")
-        self._of = Elementwise("mean", (2, None), lambda xs: sum(xs) / len(xs), _mean_back, "mean")
+        self._of = Elementwise(
+            "mean", (2, None), lambda xs: np.mean(xs, axis=0), _mean_back, "mean"
+        )
 
     def pick(self, n_inputs: int) -> Elementwise | Reduction:
         return self._of if n_inputs >= 2 else self._over
@@ -284,14 +286,17 @@ class Distance:
         return (*labels, node.origin) if node.origin is not None else labels
 
     def describe(self, names: list[str], node: NodeSpec) -> str:
-        return f"the distance of each point from point {node.origin} (x from {names[0]}, y from {names[1]})"
+        return (
+            f"the distance of each point from point {node.origin} "
+            f"(x from {names[0]}, y from {names[1]})"
+        )
 
 
 Operator = Elementwise | Reduction | Share | Shift | Change | Distance
 
 _MEAN = Mean()
 OPERATORS: dict[str, Operator | Mean] = {
-    "sum": Elementwise("sum", (2, None), lambda xs: sum(xs), _sum_back, "sum"),  # type: ignore[arg-type,return-value]
+    "sum": Elementwise("sum", (2, None), lambda xs: np.sum(xs, axis=0), _sum_back, "sum"),
     "difference": Elementwise(
         "difference", (2, 2), lambda xs: xs[0] - xs[1], _difference_back, "difference"
     ),

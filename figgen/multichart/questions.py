@@ -19,7 +19,9 @@ from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector, rounded
 
 QuestionType = Literal["extract", "compare", "compute"]
-How = Literal["value", "label", "greater", "greater_than", "extreme", "change", "mean", "ratio", "sum"]
+How = Literal[
+    "value", "label", "greater", "greater_than", "extreme", "change", "mean", "ratio", "sum"
+]
 LETTERS = ("A", "B", "C", "D")
 MARGIN = 0.03
 """Compared values must differ by this share of the larger, so no comparison is a near-tie."""
@@ -178,7 +180,12 @@ def _vector_questions(
     t = labels[int(rng.integers(len(labels)))]
     if abs(value.at(t)) >= 0.05 * scale:
         out.append(
-            Ask("extract", "value", f"What is the {desc}{unit} for {_where(graph, name, t)}?", [Target(name, (t,))])
+            Ask(
+                "extract",
+                "value",
+                f"What is the {desc}{unit} for {_where(graph, name, t)}?",
+                [Target(name, (t,))],
+            )
         )
     a, b = sorted(rng.choice(len(labels), size=2, replace=False))
     la, lb = labels[int(a)], labels[int(b)]
@@ -287,7 +294,9 @@ def _clear(a: float, b: float) -> bool:
     return abs(a - b) >= MARGIN * max(abs(a), abs(b), 1e-9)
 
 
-def _options(rng: np.random.Generator, answer: Any, labels: tuple[Label, ...]) -> list[Label] | None:
+def _options(
+    rng: np.random.Generator, answer: Any, labels: tuple[Label, ...]
+) -> list[Label] | None:
     others = [v for v in labels if v != answer]
     if len(others) < 3:
         return None

@@ -55,7 +55,9 @@ def _premise_labels(graph: Graph, rule: Rule, labels: tuple[Label, ...]) -> list
     return [labels]
 
 
-def trace(graph: Graph, best: dict[str, Rule | None], target: Target) -> tuple[set[str], list[Read]]:
+def trace(
+    graph: Graph, best: dict[str, Rule | None], target: Target
+) -> tuple[set[str], list[Read]]:
     """The nodes on the target's derivation and the chart reads at its leaves."""
     nodes: set[str] = set()
     reads: list[Read] = []
@@ -123,7 +125,7 @@ def values_from_images(
 
 
 def agrees(truth: Any, got: Any) -> bool:
-    if isinstance(truth, bool) or isinstance(truth, str):
+    if isinstance(truth, bool | str):
         return bool(truth == got)
     return abs(float(got) - float(truth)) <= TOLERANCE * abs(float(truth)) + 1e-12
 
