@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.transforms import Bbox
 
 from figgen.config import FigureConfig
 from figgen.kinds.base import Drawn, Mark, Sampled, register
@@ -59,7 +60,9 @@ class TableKind:
             [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d["decimals"], strict=True))]
             for row, cells in zip(d["rows"], d["cells"], strict=True)
         ]
-        table = ax.table(cellText=body, colLabels=header, loc="center", bbox=(0, 0, 1, 1))  # type: ignore[arg-type]  (a bounds tuple works)
+        table = ax.table(
+            cellText=body, colLabels=header, loc="center", bbox=Bbox.from_bounds(0, 0, 1, 1)
+        )
         table.auto_set_font_size(False)
         table.set_fontsize(style.sizes.tick)
         for (row, _col), cell in table.get_celld().items():

@@ -319,6 +319,12 @@ def choose_questions(asks: list[Ask], count: int, rng: np.random.Generator) -> l
         node = nodes[turn % len(nodes)]
         group = by_node[node]
         if group:
-            chosen.append(group.pop(int(rng.integers(len(group)))))
+            # the type asked least so far among this node's questions, so types stay balanced
+            counts = {
+                t: sum(a.type == t for a in chosen) for t in ("extract", "compare", "compute")
+            }
+            least = min(counts[a.type] for a in group)
+            pool = [i for i, a in enumerate(group) if counts[a.type] == least]
+            chosen.append(group.pop(pool[int(rng.integers(len(pool)))]))
         turn += 1
     return chosen
