@@ -1,0 +1,142 @@
+"""Evaluating sets: the oracle scores 100% in both modes; a loopback OpenAI-compatible server
+receives every image of the mode with each question; the report's numbers are recomputed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from figgen.cli import app
+from figgen.multichart.build import load_sets
+from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
+
+QUESTION = re.compile(r"Question \d+: (.*?) Options:", re.DOTALL)
+
+
+def _cli(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_oracle_scores_100_percent_in_both_modes(built: Path, tmp_path: Path):
+    answers = tmp_path / "oracle.jsonl"
+    _cli(
+        "eval",
+        "run",
+        "--data",
+        str(built),
+        "--model",
+        "oracle",
+        "--out",
+        str(answers),
+        "--no-progress",
+    )
+    _cli(
+        "multichart",
+        "score",
+        "--data",
+        str(built),
+        "--answers",
+        str(answers),
+        "--out",
+        str(tmp_path / "r"),
+    )
+    metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())["models"]["oracle"]
+    n = sum(len(s["questions"]) for s in load_sets(built))
+    for mode in ("extended", "in-depth"):
+        assert metrics["modes"][mode]["n"] == n
+        assert metrics["modes"][mode]["accuracy"] == 1.0
+        assert all(g["accuracy"] == 1.0 for g in metrics["modes"][mode]["by_hops"].values())
+    report = (tmp_path / "r" / "report.md").read_text()
+    assert "Accuracy by hops" in report and "accuracy_by_hops.png" in report
+    assert (tmp_path / "r" / "cost_performance.png").is_file()
+
+
+def _images_in(body: dict) -> int:
+    return sum(part.get("type") == "image_url" for m in body["messages"] for part in m["content"])
+
+
+def test_a_loopback_server_gets_every_image_and_the_report_adds_up(built: Path, tmp_path: Path):
+    sets = load_sets(built)
+    truth = {q["text"]: q for s in sets for q in s["questions"]}
+    deep_sizes = {len(s["modes"]["in-depth"]) for s in sets}
+    ext_sizes = {len(s["modes"]["extended"]) for s in sets}
+    assert not deep_sizes & ext_sizes  # the image count tells the mode apart in this build
+
+    def model(request: Request, seen: int) -> Response:
+        texts = [
+            p["text"] for m in request.body["messages"] for p in m["content"] if p["type"] == "text"
+        ]
+        question = truth[QUESTION.search(texts[0]).group(1)]
+        n_images = _images_in(request.body)
+        wrong = n_images in deep_sizes and question["type"] == "compute"
+        answer = question["answer"]
+        if wrong:
+            answer = answer * 1.5 + 1
+        elif isinstance(answer, bool):
+            answer = str(answer)  # the paper's "True"/"False"
+        reply = json.dumps(
+            {"LLM_answer_initial": answer, "reasoning": "read", "LLM_answer_final": answer}
+        )
+        return chat_reply(request.model, reply, 100 * n_images + 10, 5)
+
+    answers = tmp_path / "loop.jsonl"
+    with FakeServer(model) as server:
+        _cli(
+            "eval",
+            "run",
+            "--data",
+            str(built),
+            "--model",
+            "openai-compatible:vlm",
+            "--base-url",
+            server.base_url,
+            "--out",
+            str(answers),
+            "--no-progress",
+            "--concurrency",
+            "4",
+        )
+        requests = list(server.requests)
+    per_set = {}
+    for s in sets:
+        for mode in ("extended", "in-depth"):
+            per_set[(s["id"], mode)] = len(s["modes"][mode])
+    assert {_images_in(r.body) for r in requests} == deep_sizes | ext_sizes
+    _cli(
+        "multichart",
+        "score",
+        "--data",
+        str(built),
+        "--answers",
+        str(answers),
+        "--out",
+        str(tmp_path / "r"),
+    )
+    metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())["models"][
+        "openai-compatible:vlm"
+    ]
+    questions = [q for s in sets for q in s["questions"]]
+    compute = sum(q["type"] == "compute" for q in questions)
+    assert metrics["modes"]["extended"]["accuracy"] == 1.0
+    assert metrics["modes"]["in-depth"]["accuracy"] == (len(questions) - compute) / len(questions)
+    assert metrics["modes"]["in-depth"]["by_type"]["compute"]["accuracy"] == 0.0
+    for mode in ("extended", "in-depth"):
+        expected_tokens = sum(
+            100 * len(s["modes"][mode]) + 10 + 5 for s in sets for _ in s["questions"]
+        ) / len(questions)
+        assert metrics["modes"][mode]["usage"]["tokens_per_question"] == expected_tokens
+        hops = {}
+        for q in questions:
+            h = str(q["modes"][mode]["hops"])
+            ok = not (mode == "in-depth" and q["type"] == "compute")
+            hops.setdefault(h, []).append(ok)
+        assert {h: sum(v) / len(v) for h, v in hops.items()} == {
+            h: g["accuracy"] for h, g in metrics["modes"][mode]["by_hops"].items()
+        }
+    ratio = metrics["comparison"]["token_ratio_in_depth_to_extended"]
+    assert 0 < ratio < 1
