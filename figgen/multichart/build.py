@@ -27,11 +27,11 @@ from figgen.multichart.prompt import qa_item
 from figgen.multichart.propagate import propagate
 from figgen.multichart.questions import Ask, candidates, choose_questions
 from figgen.multichart.render import render_image
-from figgen.multichart.sampling import sample_node, valid_values
+from figgen.multichart.sampling import Proposer, meets_trend, sample_node, valid_values
 from figgen.multichart.scenarios import load_scenario
-from figgen.multichart.spec import GraphSpec
+from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
-from figgen.multichart.values import Value, to_json
+from figgen.multichart.values import Value, Vector, to_json
 from figgen.store import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
 log = logging.getLogger(__name__)
@@ -63,14 +63,24 @@ def _rng(seed: int, index: int, stream: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, index, tag]))
 
 
-def sample_values(plan: SetPlan, rng: np.random.Generator, cfg: FigureConfig) -> dict[str, Value]:
-    """Values of the selected minimal set from the samplers, then every node by propagation."""
+def sample_values(
+    plan: SetPlan,
+    rng: np.random.Generator,
+    cfg: FigureConfig,
+    *,
+    propose: Proposer | None = None,
+) -> dict[str, Value]:
+    """Values of the selected minimal set from the samplers (or ``propose``, e.g. an LLM that
+    reads the spec's requirements; off by default), then every node by propagation."""
     graph = plan.graph
     for _ in range(SAMPLE_ATTEMPTS):
-        known = {
-            name: sample_node(rng, graph.spec.nodes[name], graph.shapes[name], cfg.distributions)
-            for name in plan.minimal.selected
-        }
+        known = {}
+        for name in plan.minimal.selected:
+            node, shape = graph.spec.nodes[name], graph.shapes[name]
+            proposed = propose(graph.spec, name, shape, rng) if propose else None
+            if proposed is None or not _acceptable(proposed, node):
+                proposed = sample_node(rng, node, shape, cfg.distributions)
+            known[name] = proposed
         values = propagate(graph, known)
         problem = valid_values(graph.spec, values)
         if problem is None:
@@ -82,8 +92,21 @@ def sample_values(plan: SetPlan, rng: np.random.Generator, cfg: FigureConfig) ->
     )
 
 
+def _acceptable(value: Value, node: NodeSpec) -> bool:
+    """A proposed value that meets the node's trend (range is checked after propagation)."""
+    if isinstance(value, Vector):
+        return meets_trend(value.array(), node.trend)
+    return isinstance(value, float)
+
+
 def build_set(
-    spec: GraphSpec, *, seed: int, index: int, out: Path, cfg: FigureConfig
+    spec: GraphSpec,
+    *,
+    seed: int,
+    index: int,
+    out: Path,
+    cfg: FigureConfig,
+    propose: Proposer | None = None,
 ) -> dict[str, Any]:
     """One verified set: its images are written to ``out/images``; returns the set record."""
     sid = set_id(index)
@@ -95,7 +118,7 @@ def build_set(
             f"scenario '{spec.name}' has {n_images} images in extended mode; a set needs "
             f"{MIN_IMAGES}-{MAX_IMAGES}: add or remove image nodes"
         )
-    values = sample_values(plan, _rng(seed, index, "values"), cfg)
+    values = sample_values(plan, _rng(seed, index, "values"), cfg, propose=propose)
     rng = _rng(seed, index, "questions")
     asks = choose_questions(candidates(graph, values, rng), spec.questions, rng)
     images = [i for i in graph.images if any(i in plan.modes[m] for m in MODES)]
@@ -220,6 +243,7 @@ def build_sets(
     seed: int = 0,
     scenarios: list[str] | None = None,
     cfg: FigureConfig | None = None,
+    propose: Proposer | None = None,
 ) -> BuildSummary:
     """``n`` sets cycling through ``scenarios`` (names or TOML paths; default: all shipped)."""
     from figgen.multichart.scenarios import scenario_names
@@ -241,7 +265,8 @@ def build_sets(
         if path.is_file():
             skipped += 1
             continue
-        record = build_set(specs[index % len(specs)], seed=seed, index=index, out=root, cfg=cfg)
+        spec = specs[index % len(specs)]
+        record = build_set(spec, seed=seed, index=index, out=root, cfg=cfg, propose=propose)
         atomic_write_text(path, json.dumps(record, ensure_ascii=False, indent=1))
         generated += 1
     questions = write_index(root, n)

@@ -117,3 +117,27 @@ def test_trend_check_on_hand_made_series():
     assert meets_trend(np.array([1.0, 4, 9, 5, 2]), "peak")
     assert not meets_trend(np.array([9.0, 4, 3, 2, 1]), "peak")
     assert meets_trend(np.array([9.0, 4, 1, 5, 8]), "dip")
+
+
+def test_a_proposer_hook_supplies_values_that_meet_their_trend(tmp_path):
+    from figgen.multichart.build import sample_values
+    from figgen.multichart.modes import plan_set
+    from figgen.multichart.scenarios import load_scenario
+
+    plan = plan_set(load_scenario("dense"))
+    asked = []
+
+    def propose(spec, name, shape, rng):
+        asked.append(name)
+        if name == "p1":  # increasing, in range: accepted
+            return Vector(shape.labels, tuple(20.0 + i for i in range(len(shape.labels))))
+        if name == "p3":  # must decrease: a rising proposal is refused and sampled instead
+            return Vector(shape.labels, tuple(11.0 + i for i in range(len(shape.labels))))
+        return None
+
+    from figgen.config import FigureConfig
+
+    values = sample_values(plan, np.random.default_rng(0), FigureConfig(), propose=propose)
+    assert values["p1"].values[:3] == (20.0, 21.0, 22.0)
+    assert meets_trend(values["p3"].array(), "decreasing")
+    assert set(plan.minimal.selected) <= set(asked)
