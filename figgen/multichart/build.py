@@ -244,6 +244,7 @@ def build_sets(
     scenarios: list[str] | None = None,
     cfg: FigureConfig | None = None,
     propose: Proposer | None = None,
+    progress: bool = False,
 ) -> BuildSummary:
     """``n`` sets cycling through ``scenarios`` (names or TOML paths; default: all shipped)."""
     from figgen.multichart.scenarios import scenario_names
@@ -259,8 +260,10 @@ def build_sets(
     remove_stale_temporaries(root / "images")
     remove_stale_temporaries(root / "sets")
     atomic_write_text(root / "build.json", json.dumps(identity, indent=1))
+    from tqdm.auto import tqdm
+
     generated = skipped = 0
-    for index in range(n):
+    for index in tqdm(range(n), unit="set", disable=not progress, desc="multichart"):
         path = root / "sets" / f"{set_id(index)}.json"
         if path.is_file():
             skipped += 1
