@@ -9,23 +9,34 @@ not in the default kind mix.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 
-from figgen.config import FigureConfig
-from figgen.kinds.base import Drawn, Mark, Sampled, random_color, register
+from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
+from figgen.sections import IntRange, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
 
 def value_text(value: float, decimals: int) -> str:
     return f"{value:,.{decimals}f}"
 
 
-class PieKind:
+class PieConfig(Section):
+    wedges: IntRange = (3, 7)
+    values: Range = (5.0, 100.0)
+
+
+class PieKind(KindHooks):
     name = "pie"
+    config = PieConfig
     noun = "pie chart"
     default_weight = 0.0
 
@@ -38,11 +49,12 @@ class PieKind:
         dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
-        n = integer(rng, (3, 7))
+        pc = cfg.section(self.name, PieConfig)
+        n = integer(rng, pc.wedges)
         labels = list(
             dict.fromkeys(vocab.words[int(i)] for i in rng.integers(len(vocab.words), size=3 * n))
         )[:n]
-        values = np.round(rng.uniform(5, 100, len(labels)), 1)
+        values = np.round(rng.uniform(*pc.values, len(labels)), 1)
         data = {
             "labels": labels,
             "values": values.tolist(),

@@ -9,26 +9,35 @@ and ``value`` for numbers). Opt-in: not in the default kind mix.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.transforms import Bbox
 
-from figgen.config import FigureConfig
-from figgen.kinds.base import Drawn, Mark, Sampled, register
+from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
+from figgen.sections import IntRange, Section
 from figgen.spec import FigureStyle, PanelSpec
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
 
 def cell_text(value: Any, decimals: int) -> str:
     return f"{value:,.{decimals}f}" if isinstance(value, int | float) else str(value)
 
 
-class TableKind:
+class TableConfig(Section):
+    rows: IntRange = (3, 8)
+    columns: IntRange = (1, 4)
+
+
+class TableKind(KindHooks):
     name = "table"
+    config = TableConfig
     noun = "table"
     default_weight = 0.0
 
@@ -41,7 +50,8 @@ class TableKind:
         dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
-        n_rows, n_cols = integer(rng, (3, 8)), integer(rng, (1, 4))
+        tc = cfg.section(self.name, TableConfig)
+        n_rows, n_cols = integer(rng, tc.rows), integer(rng, tc.columns)
         words = [vocab.words[int(i)] for i in rng.integers(len(vocab.words), size=n_rows + n_cols)]
         cells = np.round(rng.uniform(0, 1000, (n_rows, n_cols)), 1).tolist()
         data = {

@@ -104,7 +104,7 @@ def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> PanelSpec:
             else ("grouped" if len(series) > 1 else "single")
         )
         data = {"categories": categories, "series": series, "mode": mode, "orientation": "vertical"}
-        style = {"grid": True, "legend": len(series) > 1, "legend_loc": "best", "width": 0.8}
+        style = {"width": 0.8, "edgecolor": None, "edgewidth": 0.5, "grid": True}
     elif node.kind == "pie":
         (p,) = inputs
         vector = values[p]

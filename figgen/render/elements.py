@@ -64,9 +64,9 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
         panel_box = to_pixels(ax.bbox, height)
         out.add("panel", i, panel_box)
         out.text("title", i, ax.title, renderer)
-        out.text("xlabel", i, ax.xaxis.label, renderer)
-        out.text("ylabel", i, ax.yaxis.label, renderer)
-        if ax.axison:  # pies and tables draw no axes
+        if ax.axison:  # pies and tables draw no axes (nor axis labels)
+            out.text("xlabel", i, ax.xaxis.label, renderer)
+            out.text("ylabel", i, ax.yaxis.label, renderer)
             out.tick_labels("xtick_label", i, ax.xaxis, renderer)
             out.tick_labels("ytick_label", i, ax.yaxis, renderer)
             out.text("offset_text", i, ax.xaxis.get_offset_text(), renderer, axis="x")

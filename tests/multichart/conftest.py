@@ -5,13 +5,15 @@ from pathlib import Path
 import pytest
 
 from figgen.multichart.build import build_sets
+from figgen.multichart.scenarios import scenario_names
 
 MINI = str(Path(__file__).parent / "data" / "mini.toml")
+SCENARIOS = [MINI, *scenario_names()]
 
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two sets: the test graph and the dense single chart (charts of every kind but bar)."""
+    """Six sets: the test graph and one of each shipped scenario (every chart kind)."""
     out = tmp_path_factory.mktemp("multichart") / "sets"
-    build_sets(out, n=2, seed=3, scenarios=[MINI, "dense"])
+    build_sets(out, n=len(SCENARIOS), seed=3, scenarios=SCENARIOS)
     return out

@@ -14,7 +14,7 @@ from figgen.multichart.graph import build_graph
 from figgen.multichart.modes import MODES, covers
 from figgen.multichart.spec import spec_from_dict
 from tests.multichart import independent
-from tests.multichart.conftest import MINI
+from tests.multichart.conftest import SCENARIOS
 
 
 def _close(truth, got) -> bool:
@@ -25,7 +25,7 @@ def _close(truth, got) -> bool:
 
 def test_every_question_is_answerable_from_each_modes_images_alone(built: Path):
     sets = load_sets(built)
-    assert len(sets) == 2
+    assert len(sets) == 6 and len({s["scenario"] for s in sets}) == 6
     for record in sets:
         for mode in MODES:
             values = independent.mode_values(built, record, mode)
@@ -121,7 +121,7 @@ def test_a_value_question_points_at_the_mark_of_its_value(built: Path):
 
 def test_same_seed_same_bytes_and_resume(built: Path, tmp_path: Path):
     again = tmp_path / "again"
-    build_sets(again, n=1, seed=3, scenarios=[MINI, "dense"])
+    build_sets(again, n=1, seed=3, scenarios=SCENARIOS)
     first = sorted(p.name for p in (again / "images").iterdir())
     assert (again / "sets" / "mc-000000.json").read_bytes() == (
         built / "sets" / "mc-000000.json"
@@ -133,8 +133,8 @@ def test_same_seed_same_bytes_and_resume(built: Path, tmp_path: Path):
     shutil.copytree(built, resumed)
     (resumed / "sets" / "mc-000001.json").unlink()
     kept = (resumed / "sets" / "mc-000000.json").stat().st_mtime_ns
-    summary = build_sets(resumed, n=2, seed=3, scenarios=[MINI, "dense"])
-    assert (summary.generated, summary.skipped) == (1, 1)
+    summary = build_sets(resumed, n=len(SCENARIOS), seed=3, scenarios=SCENARIOS)
+    assert (summary.generated, summary.skipped) == (1, len(SCENARIOS) - 1)
     assert (resumed / "sets" / "mc-000000.json").stat().st_mtime_ns == kept
     assert (resumed / "qa.jsonl").read_bytes() == (built / "qa.jsonl").read_bytes()
 
@@ -143,4 +143,4 @@ def test_a_folder_of_another_build_is_refused(built: Path):
     from figgen.errors import BuildDirError
 
     with pytest.raises(BuildDirError, match="another seed"):
-        build_sets(built, n=2, seed=4, scenarios=[MINI, "dense"])
+        build_sets(built, n=2, seed=4, scenarios=SCENARIOS)
