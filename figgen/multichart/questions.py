@@ -111,7 +111,9 @@ def describe(graph: Graph, name: str) -> str:
         word = "largest" if node.op == "argmax" else "smallest"
         definition = f"the {_index_word(graph, node.inputs[0])} with the {word} {inputs[0]}"
     else:
+        word = _index_word(graph, node.inputs[0])
         definition = graph.operator(name).describe(inputs, node)
+        definition = definition.replace("labels", f"{word}s").replace("label", word)
     return text if definition.casefold() in text.casefold() else f"{text} ({definition})"
 
 
