@@ -21,6 +21,7 @@ import numpy as np
 from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
+from figgen.multichart.graph import Graph
 from figgen.multichart.minimal import check_set
 from figgen.multichart.modes import MODES, SetPlan, plan_set
 from figgen.multichart.prompt import qa_item
@@ -192,7 +193,7 @@ def build_set(
 
 
 def _question(
-    graph: Any, plan: SetPlan, ask: Ask, number: int, sid: str, records: dict[str, Any]
+    graph: Graph, plan: SetPlan, ask: Ask, number: int, sid: str, records: dict[str, Any]
 ) -> dict[str, Any]:
     modes = {}
     for mode in MODES:

@@ -9,12 +9,13 @@ computation node not yet drawn, so intermediate results are visible too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from figgen.multichart.graph import Graph, build_graph
 from figgen.multichart.minimal import MinimalSetResult, minimal_sets
 from figgen.multichart.spec import GraphSpec, NodeSpec
 
-Mode = str
+Mode = Literal["extended", "in-depth"]
 MODES: tuple[Mode, ...] = ("extended", "in-depth")
 
 

@@ -7,7 +7,7 @@ nodes): a node is computed forward from its inputs, or recovered by an operator'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from figgen.multichart.graph import Graph, Rule
 from figgen.multichart.values import Value, rounded
@@ -47,9 +47,10 @@ def propagate(
     return values
 
 
-def _apply(graph: Graph, rule: Rule, value: object, images: Mapping[str, list[Value]]) -> Value:
-    get = value  # a closure: the value of a premise, computed on demand
-    assert callable(get)
+def _apply(
+    graph: Graph, rule: Rule, get: Callable[[str], Value], images: Mapping[str, list[Value]]
+) -> Value:
+    """The conclusion of ``rule``; ``get`` gives a premise's value (computed on demand)."""
     name = rule.conclusion
     if rule.step == "read":
         (image,) = rule.premises
