@@ -10,6 +10,7 @@ and a set's JSON last, so a killed build resumes where it stopped.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector, to_json
+from figgen.scale import InProcess, LocalPool
 from figgen.store import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
 log = logging.getLogger(__name__)
@@ -246,8 +248,10 @@ def build_sets(
     cfg: FigureConfig | None = None,
     propose: Proposer | None = None,
     progress: bool = False,
+    workers: int = 1,
 ) -> BuildSummary:
-    """``n`` sets cycling through ``scenarios`` (names or TOML paths; default: all shipped)."""
+    """``n`` sets cycling through ``scenarios`` (names or TOML paths; default: all shipped),
+    on ``workers`` local processes (the result does not depend on how many)."""
     from figgen.multichart.scenarios import scenario_names
 
     root = Path(out)
@@ -263,18 +267,41 @@ def build_sets(
     atomic_write_text(root / "build.json", json.dumps(identity, indent=1))
     from tqdm.auto import tqdm
 
-    generated = skipped = 0
-    for index in tqdm(range(n), unit="set", disable=not progress, desc="multichart"):
-        path = root / "sets" / f"{set_id(index)}.json"
-        if path.is_file():
-            skipped += 1
-            continue
-        spec = specs[index % len(specs)]
-        record = build_set(spec, seed=seed, index=index, out=root, cfg=cfg, propose=propose)
-        atomic_write_text(path, json.dumps(record, ensure_ascii=False, indent=1))
-        generated += 1
+    todo = [i for i in range(n) if not (root / "sets" / f"{set_id(i)}.json").is_file()]
+    tasks = [
+        functools.partial(
+            _write_set,
+            specs[i % len(specs)],
+            seed=seed,
+            index=i,
+            out=root,
+            cfg=cfg,
+            propose=propose,
+        )
+        for i in todo
+    ]
+    executor = LocalPool(workers) if workers > 1 and propose is None else InProcess()
+    with executor, tqdm(total=n, initial=n - len(todo), unit="set", disable=not progress) as bar:
+        for _ in executor.run(tasks):
+            bar.update(1)
     questions = write_index(root, n)
-    return BuildSummary(n, generated, skipped, questions)
+    return BuildSummary(n, len(todo), n - len(todo), questions)
+
+
+def _write_set(
+    spec: GraphSpec,
+    *,
+    seed: int,
+    index: int,
+    out: Path,
+    cfg: FigureConfig,
+    propose: Proposer | None,
+) -> int:
+    """Build one set and write its JSON last (a task for a worker process)."""
+    record = build_set(spec, seed=seed, index=index, out=out, cfg=cfg, propose=propose)
+    path = out / "sets" / f"{set_id(index)}.json"
+    atomic_write_text(path, json.dumps(record, ensure_ascii=False, indent=1))
+    return index
 
 
 def _check_dir(root: Path, identity: dict[str, Any]) -> None:

@@ -22,12 +22,22 @@ def build(
         list[str] | None,
         typer.Option(help="Scenario name or graph-spec TOML (repeat; default: all shipped)."),
     ] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).")] = 0,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Build sets: charts, questions in both modes, qa.jsonl and image_sets.json."""
+    import os
+
     from figgen.multichart.build import build_sets
 
-    summary = build_sets(out, n=sets, seed=seed, scenarios=scenario or None, progress=progress)
+    summary = build_sets(
+        out,
+        n=sets,
+        seed=seed,
+        scenarios=scenario or None,
+        progress=progress,
+        workers=workers or os.cpu_count() or 1,
+    )
     typer.echo(
         f"{out}: {summary.n} sets ({summary.generated} new, {summary.skipped} kept), "
         f"{summary.questions} questions over both modes; evaluate with "
