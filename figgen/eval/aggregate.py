@@ -67,16 +67,40 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+RATE_DIGITS = 6
+"""Rates and means in metrics.json are rounded to this many decimals (no 1e-17 "biases")."""
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, RATE_DIGITS) + 0.0  # + 0.0: no -0.0
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return _rounded(part / whole) if whole else None
+
+
 def _counts(group: list[ScoredAnswer]) -> dict[str, Any]:
-    """n, answered, rejected and accuracy (share correct of the scored answers)."""
-    answered = [a for a in group if a.score is not None]
-    scored = [a for a in answered if a.scored]
-    correct = [a for a in scored if a.score is not None and a.score.correct]
+    """Counts and the three accuracy views of a group of questions.
+
+    ``accuracy`` is over every question asked: a rejected answer, or a question that got no
+    reply, counts as wrong. ``accuracy_answered`` is over the answers that could be read
+    (``scored``), and ``rejection_rate`` the share of replies that held no readable answer.
+    """
+    n = len(group)
+    replies = [a for a in group if a.score is not None]
+    scored = [a for a in replies if a.scored]
+    correct = sum(1 for a in scored if a.score is not None and a.score.correct)
+    rejected = len(replies) - len(scored)
     return {
-        "n": len(group),
-        "answered": len(answered),
-        "rejected": len(answered) - len(scored),
-        "accuracy": len(correct) / len(scored) if scored else None,
+        "n": n,
+        "answered": len(replies),
+        "rejected": rejected,
+        "errors": n - len(replies),
+        "scored": len(scored),
+        "correct": correct,
+        "accuracy": _ratio(correct, n),
+        "accuracy_answered": _ratio(correct, len(scored)),
+        "rejection_rate": _ratio(rejected, len(replies)),
     }
 
 
@@ -92,24 +116,26 @@ def _group(answers: list[ScoredAnswer], key: Callable[[ScoredAnswer], Any]) -> d
     return {str(k): _counts(groups[k]) for k in sorted(groups, key=order)}
 
 
-def _family(group: list[ScoredAnswer]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The issue's by_family entry and the extra details kept beside it."""
+def _family(group: list[ScoredAnswer]) -> dict[str, Any]:
+    """A family's counts and accuracy views, plus its metric's own named columns.
+
+    sSMAPE families get ``ssmape_abs`` (mean |sSMAPE|, the size of the error) and
+    ``ssmape_bias`` (the signed mean: errors of opposite sign cancel in it, so it is no
+    measure of accuracy); CER families get ``cer`` (raw strings) and ``cer_normalized``
+    (LaTeX converted to Unicode on both sides). Means are over the scored answers.
+    """
     metric = group[0].item.metric
-    values = [a.score.value for a in group if a.scored and a.score and a.score.value is not None]
-    counts = _counts(group)
-    # The mean of the metric's own per-answer values; for sSMAPE that is signed (a bias),
-    # so the typical size of the error is kept beside it as mean_abs.
-    mean = _mean(values)
-    entry = {"n": counts["n"], "rejected": counts["rejected"], "metric": metric, "mean": mean}
-    details = {
-        "level": group[0].item.level,
-        "answered": counts["answered"],
-        "errors": counts["n"] - counts["answered"],
-        "accuracy": counts["accuracy"],
-    }
+    scores = [a.score for a in group if a.scored and a.score is not None]
+    values = [s.value for s in scores if s.value is not None]
+    entry: dict[str, Any] = {"level": group[0].item.level, "metric": metric, **_counts(group)}
     if metric == "ssmape":
-        details["mean_abs"] = _mean([abs(v) for v in values])
-    return entry, details
+        entry["ssmape_abs"] = _rounded(_mean([abs(v) for v in values]))
+        entry["ssmape_bias"] = _rounded(_mean(values))
+    elif metric in ("cer", "cer_list"):
+        entry["cer"] = _rounded(_mean(values))
+        normalized = [s.normalized_cer for s in scores if s.normalized_cer is not None]
+        entry["cer_normalized"] = _rounded(_mean(normalized))
+    return entry
 
 
 def _is_count(family: str) -> bool:
@@ -151,9 +177,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
     families: dict[str, list[ScoredAnswer]] = {}
     for answer in answers:
         families.setdefault(answer.item.family, []).append(answer)
-    by_family, details = {}, {}
-    for name in sorted(families):
-        by_family[name], details[name] = _family(families[name])
+    by_family = {name: _family(families[name]) for name in sorted(families)}
     by_level = _group(answers, lambda a: a.item.level)
     for level, entry in by_level.items():
         level_rows = [a.row for a in answers if str(a.item.level) == level]
@@ -164,6 +188,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
             if price is not None
             else sum(float(r.get("cost_usd") or 0.0) for r in level_rows)
         )
+        entry["cost_per_question"] = entry["cost_usd"] / entry["n"] if entry["n"] else None
     distributions = {}
     for name, group in sorted(families.items()):
         if group[0].item.answer_type == "integer" and _is_count(name):
@@ -173,22 +198,18 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
     accuracy = counts["accuracy"]
     latencies = [float(a.row["latency_s"]) for a in answers if a.row.get("latency_s") is not None]
     return {
-        "n": counts["n"],
-        "answered": counts["answered"],
-        "rejected": counts["rejected"],
+        **counts,
         "input_tokens": input_tokens,
         "output_tokens": output_tokens,
         "cost_usd": cost,
         "by_level": by_level,
         "by_family": by_family,
-        "errors": counts["n"] - counts["answered"],
-        "accuracy": accuracy,
         "priced": price is not None,
         "cost_per_1000_questions": 1000 * cost / counts["n"] if counts["n"] else None,
         "accuracy_per_usd": accuracy / cost if accuracy is not None and cost > 0 else None,
+        "cost_per_question": cost / counts["n"] if counts["n"] else None,
         "mean_latency_s": _mean(latencies),
         "image_scaled": sum(1 for a in answers if float(a.row.get("image_scale", 1.0)) < 1.0),
-        "family_details": details,
         "by_kind": _group(answers, lambda a: a.kind),
         "by_panel_count": _group(answers, lambda a: a.n_panels if a.n_panels is not None else "?"),
         "count_distributions": distributions,

@@ -47,11 +47,13 @@ def levenshtein(a: str, b: str) -> int:
     return int(Levenshtein.distance(a, b))
 
 
-def cer(reference: str | None, prediction: str | None, *, normalize: bool = True) -> float:
+def cer(reference: str | None, prediction: str | None, *, normalize: bool = False) -> float:
     """Character error rate: edit distance over the reference length.
 
-    An empty reference gives 0.0 for an empty prediction and 1.0 otherwise (a raw insertion
-    count would be unbounded).
+    The strings are compared as they are, as the core paper does (CER is sensitive to
+    symbolic notation, and that is part of what it measures); ``normalize`` compares their
+    LaTeX-to-Unicode plain text instead. An empty reference gives 0.0 for an empty
+    prediction and 1.0 otherwise (a raw insertion count would be unbounded).
     """
     ref = reference or ""
     hyp = prediction or ""
@@ -95,12 +97,13 @@ def align_lists(
 
 
 def cer_list(
-    references: Sequence[str | None], predictions: Sequence[str | None], *, normalize: bool = True
+    references: Sequence[str | None], predictions: Sequence[str | None], *, normalize: bool = False
 ) -> float:
     """CER of two lists aligned by minimum total edit distance (Hungarian assignment).
 
     Total edits (matched pairs' distances plus the full length of every unmatched entry on
-    either side) over the total reference length. Empty references are guarded as in ``cer``.
+    either side) over the total reference length. Empty references are guarded and
+    ``normalize`` applies as in ``cer``.
     """
     refs = [r or "" for r in references]
     hyps = [h or "" for h in predictions]
