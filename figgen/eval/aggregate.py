@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from figgen.eval.answers import latest_rows
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.metrics import containment_region
-from figgen.eval.parse import parse_reply
+from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prices import PriceTable
 from figgen.eval.scoring import Score, score_answer
 from figgen.vqa.item import QAItem
@@ -18,6 +19,11 @@ from figgen.vqa.item import QAItem
 logger = logging.getLogger(__name__)
 
 COUNT_REGION_LEVEL = 0.9
+
+
+Outcome = Literal["correct", "wrong", "rejected", "error"]
+"""What became of one question: scored right or wrong, a reply with no readable answer, or
+no reply at all."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +38,17 @@ class ScoredAnswer:
     kind: str
 
     @property
+    def outcome(self) -> Outcome:
+        if self.score is None:
+            return "error"
+        if self.score.rejected:
+            return "rejected"
+        return "correct" if self.score.correct else "wrong"
+
+    @property
     def scored(self) -> bool:
-        return self.score is not None and not self.score.rejected
+        """Whether a readable answer was scored (right or wrong)."""
+        return self.outcome in ("correct", "wrong")
 
 
 def score_rows(dataset: EvalDataset, rows: Iterable[dict[str, Any]]) -> list[ScoredAnswer]:
@@ -41,12 +56,20 @@ def score_rows(dataset: EvalDataset, rows: Iterable[dict[str, Any]]) -> list[Sco
     items = {item.qid: item for item in dataset.items}
     out: list[ScoredAnswer] = []
     unknown = 0
+    # the same reply to the same kind of question parses the same way (and replies such as
+    # {"n_panels": 4} recur thousands of times in a large run)
+    parses: dict[tuple[Any, ...], ParsedAnswer] = {}
     for qid, row in latest_rows(list(rows)).items():
         item = items.get(qid)
         if item is None:
             unknown += 1
             continue
-        parsed = None if row.get("error") is not None else parse_reply(row.get("raw"), item)
+        parsed = None
+        if row.get("error") is None:
+            key = (row.get("raw"), item.answer_key, item.answer_type, tuple(item.choices or ()))
+            parsed = parses.get(key)
+            if parsed is None:
+                parsed = parses[key] = parse_reply(row.get("raw"), item)
         score = None if parsed is None else score_answer(item, parsed)
         out.append(
             ScoredAnswer(
@@ -86,21 +109,20 @@ def _counts(group: list[ScoredAnswer]) -> dict[str, Any]:
     reply, counts as wrong. ``accuracy_answered`` is over the answers that could be read
     (``scored``), and ``rejection_rate`` the share of replies that held no readable answer.
     """
-    n = len(group)
-    replies = [a for a in group if a.score is not None]
-    scored = [a for a in replies if a.scored]
-    correct = sum(1 for a in scored if a.score is not None and a.score.correct)
-    rejected = len(replies) - len(scored)
+    outcomes = Counter(a.outcome for a in group)
+    n, correct, rejected = len(group), outcomes["correct"], outcomes["rejected"]
+    scored = correct + outcomes["wrong"]
+    replies = scored + rejected
     return {
         "n": n,
-        "answered": len(replies),
+        "answered": replies,
         "rejected": rejected,
-        "errors": n - len(replies),
-        "scored": len(scored),
+        "errors": outcomes["error"],
+        "scored": scored,
         "correct": correct,
         "accuracy": _ratio(correct, n),
-        "accuracy_answered": _ratio(correct, len(scored)),
-        "rejection_rate": _ratio(rejected, len(replies)),
+        "accuracy_answered": _ratio(correct, scored),
+        "rejection_rate": _ratio(rejected, replies),
     }
 
 
@@ -179,14 +201,17 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
         families.setdefault(answer.item.family, []).append(answer)
     by_family = {name: _family(families[name]) for name in sorted(families)}
     by_level = _group(answers, lambda a: a.item.level)
+    level_rows: dict[str, list[dict[str, Any]]] = {}
+    for answer in answers:
+        level_rows.setdefault(str(answer.item.level), []).append(answer.row)
     for level, entry in by_level.items():
-        level_rows = [a.row for a in answers if str(a.item.level) == level]
-        tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in level_rows)
-        tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in level_rows)
+        rows = level_rows[level]
+        tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in rows)
+        tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in rows)
         entry["cost_usd"] = (
             price.cost(tokens_in, tokens_out)
             if price is not None
-            else sum(float(r.get("cost_usd") or 0.0) for r in level_rows)
+            else sum(float(r.get("cost_usd") or 0.0) for r in rows)
         )
         entry["cost_per_question"] = entry["cost_usd"] / entry["n"] if entry["n"] else None
     distributions = {}

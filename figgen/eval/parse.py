@@ -43,8 +43,10 @@ _NO_VALUE = object()
 
 def _json_candidates(text: str) -> list[Any]:
     """Every JSON value found: the whole text, fenced blocks, then objects inside prose."""
+    with contextlib.suppress(json.JSONDecodeError):
+        return [json.loads(text)]  # the common case: the reply is just the JSON asked for
     found: list[Any] = []
-    for chunk in [text, *_FENCE.findall(text)]:
+    for chunk in _FENCE.findall(text):
         with contextlib.suppress(json.JSONDecodeError):
             found.append(json.loads(chunk.strip()))
     decoder = json.JSONDecoder()
