@@ -96,7 +96,7 @@ def serve(port: int, max_pixels: int, latency: float, ready: Any = None) -> None
 
         def do_POST(self) -> None:  # noqa: N802
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            pixels = _image_pixels(body)
+            pixels = _image_pixels(body) if max_pixels else 0
             if max_pixels and pixels > max_pixels:
                 status, payload = (
                     400,
@@ -145,21 +145,26 @@ class LoopbackServer:
 
 
 def _run(
-    dataset: Any, items: list[Any], base_url: str, images: Any, concurrency: int, out: Path
+    dataset: Any, items: list[Any], base_url: str | None, images: Any, concurrency: int, out: Path
 ) -> float:
-    from figgen.eval.prices import PriceTable
-    from figgen.eval.providers import make_provider
+    """Wall time of one run; ``base_url`` None asks the offline mock provider instead."""
+    from figgen.eval.prices import ModelPrice, PriceTable
+    from figgen.eval.providers import MockProvider, make_provider
     from figgen.eval.runner import RetryPolicy, run_questions
 
     async def go() -> None:
-        provider = make_provider("openai-compatible:bench", base_url=base_url)
+        provider = (
+            MockProvider("bench", answer=lambda _: '{"answer": 3}')
+            if base_url is None
+            else make_provider("openai-compatible:bench", base_url=base_url)
+        )
         await run_questions(
             dataset,
             items,
             provider,
             model="openai-compatible:bench",
             out=out,
-            prices=PriceTable(),
+            prices=PriceTable({"bench": ModelPrice(0.0, 0.0)}),
             concurrency=concurrency,
             progress=False,
             policy=RetryPolicy(initial_wait=0.01, jitter=0.01),
@@ -193,10 +198,18 @@ def bench_run(dataset: Any, items: list[Any], args: argparse.Namespace, tmp: Pat
         latencies = [
             json.loads(line)["latency_s"] for line in (tmp / "warm.jsonl").read_text().splitlines()
         ]
+        sent = [images.peek(item.figure_id) for item in items]
+        mean_kb = statistics.mean(len(image.data) for image in sent if image) / 1000
         print(
             f"figgen overhead per question: {1000 * warm / len(items):.1f} ms "
             f"(prepared figures, concurrency 1, server answering instantly; request "
-            f"latency median {1000 * statistics.median(latencies):.1f} ms)"
+            f"latency median {1000 * statistics.median(latencies):.1f} ms, mean image "
+            f"{mean_kb:.0f} kB)"
+        )
+        offline = _run(dataset, items, None, images, 1, tmp / "mock.jsonl")
+        print(
+            f"  of which figgen itself: {1000 * offline / len(items):.1f} ms (the same "
+            "questions through the offline mock provider: no SDK, no HTTP)"
         )
         subset = items[: args.speedup_questions]
         one = _run(dataset, subset, slow.base_url, images, 1, tmp / "c1.jsonl")

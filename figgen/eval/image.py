@@ -111,10 +111,23 @@ class FigureImage:
             width = max(1, round(img.width * factor))
             height = max(1, round(img.height * factor))
             picture = _mode_for(img, image_format)
-            if (width, height) != picture.size:
-                # reducing_gap: a box pre-reduction, then Lanczos; visually the same, much faster
+            step = round(1 / factor)
+            if (width, height) == picture.size:
+                pass
+            elif (
+                factor < 1
+                and abs(1 / factor - step) < 1e-9
+                and picture.size
+                == (
+                    width * step,
+                    height * step,
+                )
+            ):
+                picture = picture.reduce(step)  # halvings: an exact box average, 10x faster
+            else:
+                # reducing_gap: a box pre-reduction, then Lanczos; visually the same, faster
                 picture = picture.resize(
-                    (width, height), Image.Resampling.LANCZOS, reducing_gap=3.0
+                    (width, height), Image.Resampling.LANCZOS, reducing_gap=2.0
                 )
         out = io.BytesIO()
         picture.save(out, **_save_options(image_format, quality))

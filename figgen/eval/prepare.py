@@ -127,6 +127,11 @@ class ImagePreparer:
             scale = self.first_scale(*self._sizes[figure_id])
         return await self._get(figure_id, scale)
 
+    def peek(self, figure_id: str) -> FigureImage | None:
+        """The cached image at the figure's fitted scale, if there is one (no work)."""
+        scale = self._fitted.get(figure_id)
+        return None if scale is None else self._cache.get((figure_id, scale))
+
     async def smaller(self, figure_id: str, refused: FigureImage) -> FigureImage | None:
         """After ``refused`` was refused as too long: half its size, or None if too small."""
         pixels = refused.width * refused.height

@@ -153,6 +153,14 @@ async def ask_with_retries(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+async def _prefetch(images: ImagePreparer, figure_id: str) -> object:
+    """Prepare a figure's image ahead of its questions; a failure shows when they ask."""
+    try:
+        return await images.image(figure_id)
+    except Exception:  # noqa: BLE001  (reported when the figure's questions run)
+        return None
+
+
 async def run_questions(
     dataset: EvalDataset,
     items: list[QAItem],
@@ -278,8 +286,18 @@ async def run_questions(
             bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
 
     tasks: list[asyncio.Task[None]] = []
+    # while one figure's questions are asked, the next figure's image is prepared
+    upcoming = iter(dict.fromkeys(item.figure_id for item in pending))
+    next(upcoming, None)
+    ahead: list[asyncio.Task[object]] = []
+    current_figure = None
     try:
         for item in pending:
+            if item.figure_id != current_figure:
+                current_figure = item.figure_id
+                following = next(upcoming, None)
+                if following is not None:
+                    ahead.append(asyncio.create_task(_prefetch(prepared, following)))
             await slots.acquire()
             if ledger.failing >= policy.max_failures_in_a_row or any(
                 task.done() and task.exception() for task in tasks
@@ -301,6 +319,9 @@ async def run_questions(
             tasks.append(asyncio.create_task(ask_one(item, reservation)))
         results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        for task in ahead:
+            task.cancel()
+        await asyncio.gather(*ahead, return_exceptions=True)
         bar.close()
         writer.close()
         await provider.aclose()
