@@ -184,14 +184,14 @@ def bench_run(dataset: Any, items: list[Any], args: argparse.Namespace, tmp: Pat
     instant = LoopbackServer(args.max_pixels, 0.0)
     slow = LoopbackServer(args.max_pixels, args.latency)
     try:
-        images = ImagePreparer(dataset.image_path)
+        images = ImagePreparer(dataset.image_path, image_format=args.image_format)
         cold = _run(dataset, items, instant.base_url, images, 8, tmp / "cold.jsonl")
         rows = [json.loads(line) for line in (tmp / "cold.jsonl").read_text().splitlines()]
         refused = sum(row["attempts"] - 1 for row in rows)
         scaled = sum(row["image_scale"] < 1 for row in rows)
         print(
             f"cold run, concurrency 8: {len(items)} questions in {cold:.2f} s "
-            f"({1000 * cold / len(items):.1f} ms per question), {images.encoded} images "
+            f"({1000 * cold / len(items):.1f} ms per question), {images.encodings.total()} images "
             f"prepared, {refused} requests refused as too long, {scaled} sent scaled"
         )
         warm = _run(dataset, items, instant.base_url, images, 1, tmp / "warm.jsonl")
@@ -303,6 +303,7 @@ def main() -> None:
     parser.add_argument("--speedup-questions", type=int, default=200)
     parser.add_argument("--answers", type=int, default=100_000)
     parser.add_argument("--port", type=int, default=8123)
+    parser.add_argument("--image-format", default="png", choices=["png", "jpeg", "webp"])
     args = parser.parse_args()
     if args.command == "serve":
         print(f"serving on http://127.0.0.1:{args.port}/v1", flush=True)
@@ -329,6 +330,7 @@ def main() -> None:
         levels = [int(v) for v in args.levels.split(",")]
         items = select_items(dataset.items, levels=levels, limit=args.limit)
         print(
+            f"{args.image_format} images; "
             f"{len(items)} questions on {len({i.figure_id for i in items})} figures of {data}; "
             f"the server refuses images above {args.max_pixels:,} pixels"
         )

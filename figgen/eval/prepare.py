@@ -9,7 +9,7 @@ decoding, resizing and encoding run in a worker thread, so requests in flight ke
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -66,8 +66,8 @@ class ImagePreparer:
         self._cached_bytes = 0
         self._pending: dict[tuple[str, float], asyncio.Future[FigureImage]] = {}
         self._turns: dict[str, asyncio.Lock] = {}
-        self.encoded = 0
-        """How many images were prepared so far: once per figure and scale."""
+        self.encodings: Counter[tuple[str, int, int]] = Counter()
+        """Images encoded so far, by figure and pixel size: each should appear once."""
 
     # ---- choosing the scale ------------------------------------------------------------
 
@@ -122,9 +122,8 @@ class ImagePreparer:
         """The image to send first: at the scale that fitted before, else the first scale."""
         if figure_id not in self._sizes:
             self._sizes[figure_id] = await asyncio.to_thread(self._size, figure_id)
-        scale = self._fitted.get(figure_id)
-        if scale is None:
-            scale = self.first_scale(*self._sizes[figure_id])
+        # a scale remembered from an earlier run never overrides a tighter limit of this one
+        scale = min(self.first_scale(*self._sizes[figure_id]), self._fitted.get(figure_id, 1.0))
         return await self._get(figure_id, scale)
 
     def peek(self, figure_id: str) -> FigureImage | None:
@@ -164,8 +163,8 @@ class ImagePreparer:
         """Encode at ``scale``, halving further while the result exceeds ``max_bytes``."""
         original = FigureImage.from_file(self._source(figure_id))
         while True:
-            self.encoded += 1
             image = original.scaled(scale, image_format=self.image_format, quality=self.quality)
+            self.encodings[(figure_id, image.width, image.height)] += 1
             too_big = self.limits.max_bytes is not None and len(image.data) > self.limits.max_bytes
             if not too_big or min(image.width, image.height) < 2 * self.min_side:
                 return image
