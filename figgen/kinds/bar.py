@@ -26,6 +26,7 @@ from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.families import Family, declare
+from figgen.vqa.numbers import round_sig
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -336,7 +337,7 @@ class BarKind(KindHooks):
                 panel,
                 f"in {loc}, what is the value{whose} for the category "
                 f'"{bars.categories[item]}"{length}?',
-                sig(series.values[item], 6),
+                round_sig(series.values[item]),
                 evidence=_bar_ids(ctx, index, s, item),
             )
         if bars.mode == "grouped":
