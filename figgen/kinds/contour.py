@@ -22,7 +22,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import contour_trends
-from figgen.vqa.families import MEAN_Y, X_RANGE, declare
+from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -53,7 +53,7 @@ class ContourConfig(Section):
 
 class ContourKind(KindHooks):
     name = "contour"
-    families = (CONTOUR_STYLE, MEAN_Y, X_RANGE, MIN_Z, MAX_Z, N_PEAKS, GRADIENT_DIRECTION)
+    families = (COLORMAP, CONTOUR_STYLE, MEAN_Y, X_RANGE, MIN_Z, MAX_Z, N_PEAKS, GRADIENT_DIRECTION)
     config = ContourConfig
     noun = "contour plot"
 

@@ -21,7 +21,7 @@ from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa import trends
-from figgen.vqa.families import declare
+from figgen.vqa.families import ERROR_BARS, declare
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -53,7 +53,7 @@ class HistogramConfig(Section):
 
 class HistogramKind(KindHooks):
     name = "histogram"
-    families = (N_BARS, HIST_MEAN, MAX_COUNT, BIN_RANGE, SYMMETRY, N_MODES)
+    families = (ERROR_BARS, N_BARS, HIST_MEAN, MAX_COUNT, BIN_RANGE, SYMMETRY, N_MODES)
     config = HistogramConfig
     noun = "histogram"
 

@@ -30,6 +30,7 @@ from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colors import COLOR_NAMES
 from figgen.vqa.families import (
+    ERROR_BARS,
     LINEARITY,
     MAX_Y,
     MEAN_Y,
@@ -77,6 +78,7 @@ class LineKind(KindHooks):
     name = "line"
     config = LineConfig
     families = (
+        ERROR_BARS,
         N_LINES,
         LINE_COLORS,
         MEAN_Y,

@@ -23,6 +23,8 @@ from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import trends
 from figgen.vqa.families import (
+    COLORMAP,
+    ERROR_BARS,
     LINEARITY,
     MAX_Y,
     MEAN_Y,
@@ -68,7 +70,19 @@ class ScatterConfig(Section):
 
 class ScatterKind(KindHooks):
     name = "scatter"
-    families = (N_POINTS, MEAN_Y, MEDIAN_Y, MIN_Y, MAX_Y, X_RANGE, LINEARITY, TREND, N_CLUSTERS)
+    families = (
+        ERROR_BARS,
+        COLORMAP,
+        N_POINTS,
+        MEAN_Y,
+        MEDIAN_Y,
+        MIN_Y,
+        MAX_Y,
+        X_RANGE,
+        LINEARITY,
+        TREND,
+        N_CLUSTERS,
+    )
     config = ScatterConfig
     noun = "scatter plot"
 
