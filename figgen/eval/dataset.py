@@ -21,6 +21,7 @@ class EvalDataset:
     image_sets: dict[str, list[str]] = field(default_factory=dict)
     """Several images per "figure" (a multi-chart set and mode), from ``image_sets.json``."""
     _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _kinds: dict[tuple[str, int | None], str] = field(default_factory=dict, repr=False)
 
     def record(self, figure_id: str) -> dict[str, Any] | None:
         """The figure's record, or None when the dataset has no JSON for it."""
@@ -41,15 +42,27 @@ class EvalDataset:
             raise FiggenError(f"image {path} is missing; rebuild the dataset with figgen build")
         return path
 
+    def image_keys(self, figure_id: str) -> list[str]:
+        """The images a question about ``figure_id`` is sent with, in order, as keys for
+        :meth:`image_source`: the figure itself, or each file of its image set."""
+        return list(self.image_sets.get(figure_id, [figure_id]))
+
+    def image_source(self, key: str) -> Path:
+        """The file of an image key (a figure id, or a file named by an image set)."""
+        if key not in self._set_files:
+            return self.image_path(key)
+        path = self.root / key
+        if not path.is_file():
+            raise FiggenError(f"image {path} is missing; rebuild the dataset")
+        return path
+
     def image_paths(self, figure_id: str) -> list[Path]:
         """Every image a question about ``figure_id`` is sent with, in order."""
-        if figure_id not in self.image_sets:
-            return [self.image_path(figure_id)]
-        paths = [self.root / name for name in self.image_sets[figure_id]]
-        for path in paths:
-            if not path.is_file():
-                raise FiggenError(f"image {path} is missing; rebuild the dataset")
-        return paths
+        return [self.image_source(key) for key in self.image_keys(figure_id)]
+
+    @property
+    def _set_files(self) -> set[str]:
+        return {name for names in self.image_sets.values() for name in names}
 
     def n_panels(self, figure_id: str) -> int | None:
         record = self.record(figure_id)
@@ -57,6 +70,12 @@ class EvalDataset:
 
     def plot_kind(self, item: QAItem) -> str:
         """The plot kind a panel question is about; figure-level questions give "figure"."""
+        key = (item.figure_id, item.panel)
+        if key not in self._kinds:
+            self._kinds[key] = self._plot_kind(item)
+        return self._kinds[key]
+
+    def _plot_kind(self, item: QAItem) -> str:
         record = self.record(item.figure_id)
         if item.panel is None or record is None:
             return "figure" if item.panel is None else "unknown"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import re
 from pathlib import Path
@@ -144,3 +145,42 @@ def test_a_loopback_server_gets_every_image_and_the_report_adds_up(built: Path, 
         }
     ratio = metrics["comparison"]["token_ratio_in_depth_to_extended"]
     assert 0 < ratio < 1
+
+
+def test_a_context_overflow_shrinks_every_image_of_the_question(built: Path, tmp_path: Path):
+    from PIL import Image
+
+    from tests.eval.fake_server import error
+
+    def widths(body: dict) -> list[int]:
+        return [Image.open(io.BytesIO(data)).width for data in _images(body)]
+
+    def tight(request: Request, seen: int) -> Response:
+        if max(widths(request.body)) > 400:
+            return error(400, "maximum context length exceeded", "context_length_exceeded")
+        return chat_reply(request.model, json.dumps({"LLM_answer_final": "1"}), 10, 1)
+
+    answers = tmp_path / "tight.jsonl"
+    with FakeServer(tight) as server:
+        _cli(
+            "eval",
+            "run",
+            "--data",
+            str(built),
+            "--model",
+            "openai-compatible:small",
+            "--base-url",
+            server.base_url,
+            "--out",
+            str(answers),
+            "--no-progress",
+            "--limit",
+            "3",
+            "--concurrency",
+            "1",
+        )
+        accepted = [r for r in server.requests if r.status == 200]
+    rows = [json.loads(line) for line in answers.read_text().splitlines()]
+    assert len(rows) == 3 and all(r["error"] is None and r["image_scale"] == 0.5 for r in rows)
+    for request in accepted:
+        assert len(widths(request.body)) > 1 and max(widths(request.body)) <= 400
