@@ -15,6 +15,7 @@ from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prices import PriceTable
 from figgen.eval.scoring import Score, score_answer
 from figgen.vqa.item import QAItem
+from figgen.vqa.table import is_count
 
 logger = logging.getLogger(__name__)
 
@@ -160,11 +161,6 @@ def _family(group: list[ScoredAnswer]) -> dict[str, Any]:
     return entry
 
 
-def _is_count(family: str) -> bool:
-    """Families that ask how many of something (panel_count, n_bars, ...)."""
-    return "count" in family or family.startswith("n_")
-
-
 def _count_distribution(group: list[ScoredAnswer]) -> dict[str, Any] | None:
     """Estimate-vs-truth pairs and the 90% containment region for an integer family."""
     pairs: list[tuple[float, float]] = []
@@ -216,7 +212,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
         entry["cost_per_question"] = entry["cost_usd"] / entry["n"] if entry["n"] else None
     distributions = {}
     for name, group in sorted(families.items()):
-        if group[0].item.answer_type == "integer" and _is_count(name):
+        if group[0].item.answer_type == "integer" and is_count(name):
             distribution = _count_distribution(group)
             if distribution is not None:
                 distributions[name] = distribution

@@ -192,7 +192,7 @@ def items() -> list[QAItem]:
         (
             "fig-000001",
             dict(
-                family="bar_count",
+                family="n_bars",
                 scope="panel",
                 panel=0,
                 question="How many bars?",

@@ -167,7 +167,7 @@ def test_report_has_tables_and_plots_with_alt_text(dataset_dir: Path, tmp_path: 
     names = {name for _, name in images}
     assert {
         "panel_count_estimates.png",
-        "bar_count_estimates.png",
+        "n_bars_estimates.png",
         "cer_by_panel_count.png",
         "plot_type_by_panel_count.png",
         "ssmape_by_kind.png",
