@@ -213,7 +213,8 @@ def test_jpeg_is_sent_as_jpeg_and_recorded(dataset_dir: Path, tmp_path: Path) ->
         )
         assert result.exit_code == 0, result.output
     for request in server.requests:
-        url = request.body["messages"][0]["content"][1]["image_url"]["url"]
+        content = request.body["messages"][0]["content"]
+        url = next(part for part in content if part["type"] == "image_url")["image_url"]["url"]
         header, data = url.split(",", 1)
         assert header == "data:image/jpeg;base64"
         assert media_type_of(base64.b64decode(data)) == "image/jpeg"
