@@ -57,22 +57,38 @@ def run(
     ] = 1.0,
     timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+    prompt: Annotated[
+        str,
+        typer.Option(
+            help="plain, grounded (answer + evidence boxes) or pointed (answer + points); "
+            "grounded and pointed ask only questions with evidence to locate."
+        ),
+    ] = "plain",
 ) -> None:
     """Ask each question in one independent call (figure + question) and append the answers."""
     import asyncio
 
     from figgen.eval.dataset import load_dataset, select_items
+    from figgen.eval.grounding import prompt_mode
     from figgen.eval.prices import load_prices
+    from figgen.eval.prompt import locatable
     from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
     from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
 
+    mode = prompt_mode(prompt)
     options = dict(parse_option(text) for text in option or [])
     provider_name, _ = split_model(model)
     table = load_prices(prices)
     dataset = load_dataset(data)
-    items = select_items(
-        dataset.items, levels=_levels(levels), families=_split(families) or None, limit=limit
-    )
+    chosen = select_items(dataset.items, levels=_levels(levels), families=_split(families) or None)
+    items = [
+        item
+        for item in chosen
+        if mode == "plain" or locatable(item, dataset.record(item.figure_id), mode)
+    ]
+    if len(items) < len(chosen):
+        typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")
+    items = items if limit is None else items[:limit]
     offline = provider_name in ("mock", "oracle", "chance")
     factory_args: dict[str, object] = {}
     if provider_name == "mock" and "script" in options:
@@ -102,6 +118,7 @@ def run(
             progress=progress,
             announce=typer.echo,
             free=offline,
+            mode=mode,
         )
 
     summary = asyncio.run(go())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.grounding import PromptMode, with_mode
 from figgen.eval.prices import ModelPrice
 from figgen.eval.prompt import prompt_text
 from figgen.eval.tokens import OUTPUT_TOKENS_ESTIMATE, ImageRule, image_tokens, text_tokens
@@ -50,6 +51,7 @@ def estimate_run(
     image_rule: ImageRule,
     price: ModelPrice | None,
     output_tokens: int = OUTPUT_TOKENS_ESTIMATE,
+    mode: PromptMode = "plain",
 ) -> Estimate:
     """Estimate tokens by the provider's image rule plus ~4 characters per text token."""
     estimate = Estimate(n=len(items), cost_usd=None if price is None else 0.0)
@@ -58,7 +60,8 @@ def estimate_run(
         if item.figure_id not in sizes:
             sizes[item.figure_id] = _image_size(dataset, item.figure_id)
         width, height = sizes[item.figure_id]
-        n_in = text_tokens(prompt_text(item)) + image_tokens(image_rule, width, height)
+        text = with_mode(prompt_text(item), mode, width, height)
+        n_in = text_tokens(text) + image_tokens(image_rule, width, height)
         estimate.input_tokens += n_in
         estimate.output_tokens += output_tokens
         if price is not None:

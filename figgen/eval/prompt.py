@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from figgen.eval.evidence import evidence_target
+from figgen.eval.grounding import PromptMode, with_mode
+from figgen.eval.image import FigureImage
+from figgen.eval.providers.base import Prompt
 from figgen.vqa.item import AnswerType, QAItem
 
 _SHAPES: dict[str, str] = {
@@ -49,3 +54,27 @@ def prompt_text(item: QAItem) -> str:
     """
     question = item.question.strip()
     return question if states_format(item) else f"{question}\n\n{format_instruction(item)}"
+
+
+def build_prompt(
+    item: QAItem,
+    image: FigureImage,
+    *,
+    mode: PromptMode = "plain",
+    record: dict[str, Any] | None = None,
+) -> Prompt:
+    """The prompt for ``item`` about ``image`` in ``mode``; ``record`` supplies its evidence."""
+    text = prompt_text(item)
+    if mode == "plain":
+        return Prompt(text, image, item)
+    target = None if record is None else evidence_target(record, item)
+    evidence = None if target is None else target.in_image(image.width, image.height)
+    return Prompt(with_mode(text, mode, image.width, image.height), image, item, mode, evidence)
+
+
+def locatable(item: QAItem, record: dict[str, Any] | None, mode: PromptMode) -> bool:
+    """Whether ``item`` can be scored in ``mode``: it has evidence boxes (and points)."""
+    if mode == "plain":
+        return True
+    target = None if record is None else evidence_target(record, item)
+    return target is not None and (mode == "grounded" or bool(target.points))

@@ -19,10 +19,11 @@ from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers, redact
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
+from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
 from figgen.eval.parse import parse_reply
 from figgen.eval.prices import ModelPrice, PriceTable
-from figgen.eval.prompt import prompt_text
+from figgen.eval.prompt import build_prompt
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
 from figgen.eval.usage import Usage
 from figgen.vqa.item import QAItem
@@ -122,7 +123,7 @@ async def ask_with_retries(
                     prompt.item.qid,
                     image.scale,
                 )
-                prompt = Prompt(prompt.text, image.scaled(0.5), prompt.item)
+                prompt = prompt.with_image(image.scaled(0.5))
                 continue
             raise
     raise AssertionError("unreachable")  # pragma: no cover
@@ -143,17 +144,19 @@ async def run_questions(
     progress: bool = True,
     announce: Callable[[str], None] = logger.info,
     free: bool = False,
+    mode: PromptMode = "plain",
 ) -> RunSummary:
     """Ask every item not yet answered in ``out``; append one row per question as it finishes.
 
     ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
-    ``free`` marks providers that cost nothing (offline ones).
+    ``free`` marks providers that cost nothing (offline ones). ``mode`` asks for the answer
+    alone (``plain``) or with the boxes (``grounded``) or points (``pointed``) of its evidence.
     """
     config = config or AskConfig()
     policy = policy or RetryPolicy()
     if concurrency < 1:
         raise FiggenError("--concurrency must be at least 1")
-    done = answered_qids(read_answers(out), model)
+    done = answered_qids(read_answers(out), model, mode)
     pending = [item for item in items if item.qid not in done]
     summary = RunSummary(skipped=len(items) - len(pending))
     price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
@@ -164,7 +167,9 @@ async def run_questions(
                 f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
             )
         logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
-    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    estimate = estimate_run(
+        dataset, pending, image_rule=provider.image_rule, price=price, mode=mode
+    )
     summary.estimate = estimate
     announce(estimate.describe(model))
     if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
@@ -187,7 +192,8 @@ async def run_questions(
         try:
             if item.figure_id not in images:
                 images[item.figure_id] = FigureImage.from_file(dataset.image_path(item.figure_id))
-            prompt = Prompt(prompt_text(item), images[item.figure_id], item)
+            record = dataset.record(item.figure_id) if mode != "plain" else None
+            prompt = build_prompt(item, images[item.figure_id], mode=mode, record=record)
             started = time.monotonic()
             try:
                 reply, image, calls, latency = await ask_with_retries(
@@ -202,7 +208,14 @@ async def run_questions(
                 logger.warning("%s failed: %s", item.qid, ledger.last_error)
                 latency_s = time.monotonic() - started
                 writer.write(
-                    AnswerRow(item.qid, model, None, error=ledger.last_error, latency_s=latency_s)
+                    AnswerRow(
+                        item.qid,
+                        model,
+                        None,
+                        error=ledger.last_error,
+                        latency_s=latency_s,
+                        prompt=mode,
+                    )
                 )
                 return
             cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
@@ -217,6 +230,8 @@ async def run_questions(
                 usage={"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
                 cost_usd=cost,
                 image_scale=image.scale,
+                image_size=[image.width, image.height],
+                prompt=mode,
                 latency_s=round(latency, 4),
                 attempts=calls,
             )

@@ -7,11 +7,13 @@ import importlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.eval.evidence import EvidenceTarget
+from figgen.eval.grounding import PromptMode, mode_instruction
 from figgen.eval.image import FigureImage
 from figgen.eval.tokens import ImageRule
 from figgen.vqa.item import QAItem
@@ -22,12 +24,24 @@ class Prompt:
     """One independent question: the figure image and the question text.
 
     ``item`` carries the ground truth for the offline ``oracle`` and ``chance`` providers;
-    providers that call a model never read it.
+    providers that call a model never read it. In a ``grounded`` or ``pointed`` ``mode`` the
+    text states the image's size, and ``evidence`` (in pixels of ``image``) is the truth the
+    oracle locates.
     """
 
     text: str
     image: FigureImage
     item: QAItem
+    mode: PromptMode = "plain"
+    evidence: EvidenceTarget | None = None
+
+    def with_image(self, image: FigureImage) -> Prompt:
+        """The same question about a resized image (its size restated, its evidence rescaled)."""
+        old = mode_instruction(self.mode, self.image.width, self.image.height)
+        new = mode_instruction(self.mode, image.width, image.height)
+        text = self.text.replace(old, new) if old else self.text
+        evidence = self.evidence and self.evidence.in_image(image.width, image.height)
+        return replace(self, text=text, image=image, evidence=evidence)
 
 
 @dataclass(frozen=True)
