@@ -155,6 +155,39 @@ def score(
     typer.echo(f"report: {out / 'report.md'}")
 
 
+@app.command("robustness")
+def robustness(
+    data: Annotated[Path, typer.Option(help="The clean dataset the perturbed sets copy.")],
+    clean: Annotated[Path, typer.Option(help="Answers to the clean dataset.")],
+    perturbed: Annotated[
+        list[str],
+        typer.Option(help="NAME=ANSWERS.jsonl: answers to one perturbed copy (repeatable)."),
+    ],
+    out: Annotated[Path, typer.Option(help="Report directory.")],
+) -> None:
+    """Accuracy deltas per perturbation against the clean set, per level and family, paired."""
+    from figgen.errors import FiggenError
+    from figgen.eval.dataset import load_dataset
+    from figgen.eval.robustness import write_robustness
+
+    files: dict[str, str | Path] = {}
+    for text in perturbed:
+        name, sep, path = text.partition("=")
+        if not sep or not name.strip() or not path.strip():
+            raise FiggenError(f"--perturbed {text!r} is not NAME=ANSWERS.jsonl")
+        files[name.strip()] = Path(path.strip())
+    metrics = write_robustness(load_dataset(data), clean, files, out)
+    for model, runs in metrics["models"].items():
+        for name, entry in runs.items():
+            delta = entry["delta"]
+            typer.echo(
+                f"{model} {name}: paired {entry['paired']}, delta "
+                f"{'n/a' if delta is None else f'{delta:+.3f}'} "
+                f"(lost {entry['lost']}, gained {entry['gained']})"
+            )
+    typer.echo(f"report: {out / 'robustness.md'}")
+
+
 @app.command("providers")
 def providers() -> None:
     """List the provider names usable in --model PROVIDER:MODEL."""
