@@ -33,10 +33,24 @@ def contour_mean_y(panel: dict[str, Any]) -> float | None:
     return float((weights.sum(axis=1) * y).sum() / total)
 
 
+def _extreme_marks(ctx: FigureContext, evidence: list[int], pick: Any) -> list[int]:
+    """The marks among ``evidence`` holding the ``pick`` (min or max) y value; all of
+    ``evidence`` when none of it is a mark with a value (a line drawn without markers)."""
+    marks = [e for e in ctx.record["elements"] if e["id"] in set(evidence) and e.get("value")]
+    if not marks:
+        return evidence
+    extreme = pick(float(e["value"][1]) for e in marks)
+    return [int(e["id"]) for e in marks if float(e["value"][1]) == extreme]
+
+
 def _stats_questions(
     ctx: FigureContext, panel: dict[str, Any], what: str, ys: list[float], evidence: list[int]
 ) -> None:
     loc = ctx.location(panel)
+    extremes = {
+        "min_y": _extreme_marks(ctx, evidence, min),
+        "max_y": _extreme_marks(ctx, evidence, max),
+    }
     for family, word, value in (
         ("mean_y", "mean", statistics.fmean(ys)),
         ("median_y", "median", statistics.median(ys)),
@@ -52,7 +66,7 @@ def _stats_questions(
             answer=sig(value),
             answer_type="number",
             metric="ssmape",
-            evidence=evidence,
+            evidence=extremes.get(family, evidence),
         )
 
 
@@ -108,7 +122,13 @@ def value_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 answer=sig(ys[middle]),
                 answer_type="number",
                 metric="ssmape",
-                evidence=evidence,
+                # the series' line and the marker drawn at the asked x
+                evidence=ctx.element_ids(index, "line", series=s)
+                + [
+                    int(e["id"])
+                    for e in ctx.elements(index, "marker")
+                    if e.get("series") == s and e.get("item") == middle
+                ],
             )
         all_x = [float(v) for series in data["series"] for v in series["x"]]
         _x_range(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))
