@@ -76,6 +76,11 @@ class Warp:
         """The image moved by the warp; uncovered canvas is painted ``fill``."""
         if self.resize:
             return image.resize(self.size, Image.Resampling.LANCZOS)
+        shift = self.whole_pixel_shift()
+        if shift is not None:  # crop and pad: copy pixels exactly, no resampling
+            canvas = Image.new(image.mode, self.size, fill)
+            canvas.paste(image, shift)
+            return canvas
         # PIL maps each output pixel centre back through the inverse in the same pixel-edge
         # coordinates (checked: a lone pixel lands where the matrix sends its centre)
         inverse = np.linalg.inv(self.matrix)
@@ -83,6 +88,13 @@ class Warp:
         return image.transform(
             self.size, Image.Transform.AFFINE, data, Image.Resampling.BICUBIC, fillcolor=fill
         )
+
+    def whole_pixel_shift(self) -> tuple[int, int] | None:
+        """The offset when the warp only moves the image by whole pixels."""
+        m = self.matrix
+        if not np.allclose(m[:2, :2], np.eye(2)) or not np.allclose(m[:2, 2], np.rint(m[:2, 2])):
+            return None
+        return int(round(m[0, 2])), int(round(m[1, 2]))
 
     def as_list(self) -> list[list[float]]:
         """The 2x3 affine part, for the record."""
