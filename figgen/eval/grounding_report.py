@@ -15,6 +15,7 @@ from figgen.eval.aggregate import ScoredAnswer
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.evidence import evidence_target
 from figgen.eval.grounding import LocationScore, PromptMode, score_location
+from figgen.eval.tables import markdown_table
 
 _METRIC = {"grounded": "mean_diou", "pointed": "mean_chamfer"}
 
@@ -106,18 +107,39 @@ def grounding_metrics(
     return section
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "–"
-    return (
-        f"{value:+.3f}"
-        if isinstance(value, float) and value < 0
-        else (f"{value:.3f}" if isinstance(value, float) else str(value))
-    )
-
-
 def grounding_markdown(section: dict[str, Any]) -> str:
     """The report's "Grounding and pointing" section."""
+    runs = section["runs"].items()
+    overview = [
+        [
+            label,
+            run["replies"],
+            run["eligible"],
+            run["located"],
+            run["rejected"],
+            run.get("mean_diou"),
+            run.get("mean_chamfer"),
+            ", ".join(f"{k} {v}" for k, v in sorted(run["frames"].items())) or None,
+            *(
+                (run["vs_plain"] or {}).get(key)
+                for key in ("paired", "plain", "accuracy", "change")
+            ),
+        ]
+        for label, run in runs
+    ]
+    levels = []
+    for label, run in runs:
+        by_level = (run["vs_plain"] or {}).get("by_level", {})
+        for level in sorted(set(run["by_level"]) | set(by_level)):
+            vs = by_level.get(level, {})
+            levels.append(
+                [
+                    label,
+                    level,
+                    run["by_level"].get(level),
+                    *(vs.get(key) for key in ("paired", "plain", "accuracy", "change")),
+                ]
+            )
     lines = [
         "## Grounding and pointing",
         "",
@@ -127,54 +149,26 @@ def grounding_markdown(section: dict[str, Any]) -> str:
         "diagonal, 0 is exact. Accuracy change: accuracy over all asked questions minus the "
         "same model's plain-prompt accuracy on the same questions.",
         "",
-        "| run | replies | locatable | located | rejected | mDIoU | Chamfer | frames | "
-        "paired | plain acc. | acc. | change |",
-        "|" + "---|" * 12,
+        *markdown_table(
+            [
+                "run",
+                "replies",
+                "locatable",
+                "located",
+                "rejected",
+                "mDIoU",
+                "Chamfer",
+                "frames",
+                "paired",
+                "plain acc.",
+                "acc.",
+                "change",
+            ],
+            overview,
+        ),
+        "",
+        *markdown_table(
+            ["run", "level", "location score", "paired", "plain acc.", "acc.", "change"], levels
+        ),
     ]
-    for label, run in section["runs"].items():
-        vs = run["vs_plain"] or {}
-        frames = ", ".join(f"{k} {v}" for k, v in sorted(run["frames"].items())) or "–"
-        lines.append(
-            "| "
-            + " | ".join(
-                _cell(v)
-                for v in (
-                    label,
-                    run["replies"],
-                    run["eligible"],
-                    run["located"],
-                    run["rejected"],
-                    run.get("mean_diou"),
-                    run.get("mean_chamfer"),
-                    frames,
-                    vs.get("paired"),
-                    vs.get("plain"),
-                    vs.get("accuracy"),
-                    vs.get("change"),
-                )
-            )
-            + " |"
-        )
-    lines += ["", "| run | level | location score | paired | plain acc. | acc. | change |"]
-    lines.append("|" + "---|" * 7)
-    for label, run in section["runs"].items():
-        by_level = (run["vs_plain"] or {}).get("by_level", {})
-        for level in sorted(set(run["by_level"]) | set(by_level)):
-            vs = by_level.get(level, {})
-            lines.append(
-                "| "
-                + " | ".join(
-                    _cell(v)
-                    for v in (
-                        label,
-                        level,
-                        run["by_level"].get(level),
-                        vs.get("paired"),
-                        vs.get("plain"),
-                        vs.get("accuracy"),
-                        vs.get("change"),
-                    )
-                )
-                + " |"
-            )
     return "\n".join(lines) + "\n"

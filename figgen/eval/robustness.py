@@ -19,6 +19,7 @@ from figgen.errors import FiggenError
 from figgen.eval.aggregate import ScoredAnswer, run_label, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.tables import markdown_table
 from figgen.store import atomic_write_text
 
 
@@ -117,19 +118,6 @@ def robustness_metrics(
     return metrics, paired_rows
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:+.3f}" if value < 0 else f"{value:.3f}"
-    return str(value)
-
-
-def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
-
-
 def robustness_markdown(metrics: dict[str, Any]) -> str:
     cols = ["paired", "clean", "perturbed", "delta", "lost", "gained", "mcnemar_p"]
 
@@ -156,15 +144,15 @@ def robustness_markdown(metrics: dict[str, Any]) -> str:
         "",
         "## By perturbation",
         "",
-        *_table(["model", "perturbation", *head], rows(None)),
+        *markdown_table(["model", "perturbation", *head], rows(None)),
         "",
         "## By level",
         "",
-        *_table(["model", "perturbation", "level", *head], rows("by_level")),
+        *markdown_table(["model", "perturbation", "level", *head], rows("by_level")),
         "",
         "## By family",
         "",
-        *_table(["model", "perturbation", "family", *head], rows("by_family")),
+        *markdown_table(["model", "perturbation", "family", *head], rows("by_family")),
     ]
     return "\n".join(lines) + "\n"
 
