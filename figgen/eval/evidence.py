@@ -66,9 +66,25 @@ def _box(element: dict[str, Any]) -> Box:
     return (x0, y0, x1, y1)
 
 
+_INDEXES: dict[int, tuple[dict[str, Any], dict[int, dict[str, Any]]]] = {}
+_INDEXES_KEPT = 64
+
+
+def _elements_by_id(record: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The record's elements by id, built once per record (scoring asks ~100 items each)."""
+    hit = _INDEXES.get(id(record))
+    if hit is not None and hit[0] is record:  # the record is held, so its id is not reused
+        return hit[1]
+    if len(_INDEXES) >= _INDEXES_KEPT:
+        _INDEXES.pop(next(iter(_INDEXES)))
+    by_id = {int(e["id"]): e for e in record.get("elements", [])}
+    _INDEXES[id(record)] = (record, by_id)
+    return by_id
+
+
 def evidence_target(record: dict[str, Any], item: QAItem) -> EvidenceTarget | None:
     """The evidence of ``item`` in pixels of the record's PNG; None when it has none."""
-    by_id = {int(e["id"]): e for e in record.get("elements", [])}
+    by_id = _elements_by_id(record)
     elements = [by_id[i] for i in item.evidence if i in by_id]
     if not elements:
         return None

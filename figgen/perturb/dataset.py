@@ -114,7 +114,7 @@ def apply_plan(image: Image.Image, plan: Plan) -> tuple[Image.Image, bytes, str]
     if plan.jpeg_quality is not None:
         out.save(buffer, format="JPEG", quality=plan.jpeg_quality)
         return out, buffer.getvalue(), "jpg"
-    out.save(buffer, format="PNG")
+    out.save(buffer, format="PNG", compress_level=plan.png_compress_level)
     return out, buffer.getvalue(), "png"
 
 
