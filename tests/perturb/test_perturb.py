@@ -144,6 +144,27 @@ def test_dataset_copies_reproduce_and_resume(small_build: Path, tmp_path: Path) 
     assert other["noise/figures/fig-000000.png"] != first["noise/figures/fig-000000.png"]
     with pytest.raises(FiggenError, match="another perturbation"):
         perturb_dataset(small_build, tmp_path / "a", specs[:1], seed=4)
+    # a perturbed copy is a dataset: the oracle answers it (JPEG images) and locates its
+    # moved evidence exactly
+    answers, report = tmp_path / "oracle.jsonl", tmp_path / "report"
+    for args in (
+        ["run", "--data", str(tmp_path / "a/jpeg"), "--model", "oracle", "--levels", "1"]
+        + ["--prompt", "grounded", "--out", str(answers), "--no-progress"],
+        [
+            "score",
+            "--data",
+            str(tmp_path / "a/jpeg"),
+            "--answers",
+            str(answers),
+            "--out",
+            str(report),
+        ],
+    ):
+        result = CliRunner().invoke(app, ["eval", *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    metrics = json.loads((report / "metrics.json").read_text())
+    assert metrics["models"]["oracle [grounded]"]["accuracy"] == 1.0
+    assert metrics["grounding"]["runs"]["oracle [grounded]"]["mean_diou"] == pytest.approx(1.0)
 
 
 def test_kinds_are_parsed_with_one_line_errors(tmp_path: Path) -> None:
