@@ -25,7 +25,7 @@ def _mode(answers: list[ScoredAnswer]) -> PromptMode:
 
 
 def _correct(answer: ScoredAnswer) -> bool:
-    return bool(answer.scored and answer.score is not None and answer.score.correct)
+    return answer.outcome == "correct"
 
 
 def _mean(values: Iterable[float]) -> float | None:

@@ -32,7 +32,7 @@ class Pair:
 
     @staticmethod
     def correct(answer: ScoredAnswer) -> bool:
-        return bool(answer.scored and answer.score is not None and answer.score.correct)
+        return answer.outcome == "correct"
 
 
 def mcnemar_p(lost: int, gained: int) -> float:
