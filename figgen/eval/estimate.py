@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.grounding import PromptMode, with_mode
 from figgen.eval.prices import ModelPrice
 from figgen.eval.prompt import prompt_text
 from figgen.eval.tokens import OUTPUT_TOKENS_ESTIMATE, ImageRule, image_tokens, text_tokens
@@ -53,6 +54,7 @@ def estimate_run(
     image_rule: ImageRule,
     price: ModelPrice | None,
     output_tokens: int = OUTPUT_TOKENS_ESTIMATE,
+    mode: PromptMode = "plain",
 ) -> Estimate:
     """Estimate tokens by the provider's image rule plus ~4 characters per text token."""
     estimate = Estimate(n=len(items), cost_usd=None if price is None else 0.0)
@@ -60,7 +62,9 @@ def estimate_run(
     for item in items:
         if item.figure_id not in sizes:
             sizes[item.figure_id] = _image_sizes(dataset, item.figure_id)
-        n_in = text_tokens(prompt_text(item)) + sum(
+        width, height = sizes[item.figure_id][0]
+        text = with_mode(prompt_text(item), mode, width, height)
+        n_in = text_tokens(text) + sum(
             image_tokens(image_rule, width, height) for width, height in sizes[item.figure_id]
         )
         estimate.input_tokens += n_in

@@ -11,6 +11,7 @@ from figgen.errors import FiggenError
 from figgen.eval.aggregate import ScoredAnswer, build_metrics
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
 from figgen.store import atomic_write_text
@@ -266,11 +267,17 @@ def write_report(
     if not rows:
         raise FiggenError("the answers files hold no answers; run figgen eval run first")
     metrics, scored = build_metrics(dataset, rows, prices)
+    grounding = grounding_metrics(dataset, scored)
+    if grounding is not None:
+        metrics["grounding"] = grounding
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plots = _plots(metrics["models"], scored, out)
     atomic_write_text(
         out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False) + "\n"
     )
-    atomic_write_text(out / "report.md", render_markdown(metrics, plots))
+    markdown = render_markdown(metrics, plots)
+    if grounding is not None:
+        markdown += "\n" + grounding_markdown(grounding)
+    atomic_write_text(out / "report.md", markdown)
     return metrics

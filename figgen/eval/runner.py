@@ -20,11 +20,12 @@ from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers, redact
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
+from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
 from figgen.eval.parse import parse_reply
 from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import ModelPrice, PriceTable
-from figgen.eval.prompt import prompt_text
+from figgen.eval.prompt import build_prompt
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
 from figgen.eval.usage import Usage
 from figgen.vqa.item import QAItem
@@ -159,7 +160,7 @@ async def ask_with_retries(
                 smaller.width,
                 smaller.height,
             )
-            prompt = Prompt(prompt.text, smaller, prompt.item, tuple(m for m in more if m))
+            prompt = prompt.with_images(smaller, tuple(m for m in more if m))
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -187,13 +188,15 @@ async def run_questions(
     announce: Callable[[str], None] = logger.info,
     free: bool = False,
     images: ImagePreparer | None = None,
+    mode: PromptMode = "plain",
 ) -> RunSummary:
     """Ask every item not yet answered in ``out``; append one row per question as it finishes.
 
     ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
     ``free`` marks providers that cost nothing (offline ones). ``images`` prepares the
     figures (by default PNG within the provider's ``image_limits``); the scales that fitted
-    in an earlier run of the same answers file are remembered.
+    in an earlier run of the same answers file are remembered. ``mode`` asks for the answer
+    alone (``plain``) or with the boxes (``grounded``) or points (``pointed``) of its evidence.
     """
     config = config or AskConfig()
     policy = policy or RetryPolicy()
@@ -204,7 +207,7 @@ async def run_questions(
             dataset.image_source, provider.image_limits, min_side=policy.min_image_side
         )
     previous = read_answers(out)
-    done = answered_qids(previous, model)
+    done = answered_qids(previous, model, mode)
     figure_of = {item.qid: item.figure_id for item in dataset.items}
     for row in previous:
         if row.get("error") is None and row["qid"] in figure_of:
@@ -221,7 +224,9 @@ async def run_questions(
                 f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
             )
         logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
-    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    estimate = estimate_run(
+        dataset, pending, image_rule=provider.image_rule, price=price, mode=mode
+    )
     summary.estimate = estimate
     announce(estimate.describe(model))
     if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
@@ -242,6 +247,7 @@ async def run_questions(
 
     async def ask_one(item: QAItem, reservation: float) -> None:
         try:
+            record = dataset.record(item.figure_id) if mode != "plain" else None
             started = time.monotonic()
             try:
                 # a multi-chart question sends several images, each prepared under its own key
@@ -249,9 +255,10 @@ async def run_questions(
                 async with prepared.turn(item.figure_id):
                     first, *more = [await prepared.image(key) for key in keys]
                     shrinks = [functools.partial(prepared.smaller, key) for key in keys]
+                    prompt = build_prompt(item, first, mode=mode, record=record, more=tuple(more))
                     reply, sent, calls, latency = await ask_with_retries(
                         provider,
-                        Prompt(prompt_text(item), first, item, tuple(more)),
+                        prompt,
                         config,
                         policy,
                         shrinks[0],
@@ -272,7 +279,14 @@ async def run_questions(
                 logger.warning("%s failed: %s", item.qid, ledger.last_error)
                 latency_s = time.monotonic() - started
                 writer.write(
-                    AnswerRow(item.qid, model, None, error=ledger.last_error, latency_s=latency_s)
+                    AnswerRow(
+                        item.qid,
+                        model,
+                        None,
+                        error=ledger.last_error,
+                        latency_s=latency_s,
+                        prompt=mode,
+                    )
                 )
                 return
             cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
@@ -289,6 +303,7 @@ async def run_questions(
                 image_scale=image.scale,
                 image_size=[image.width, image.height],
                 image_media_type=image.media_type,
+                prompt=mode,
                 latency_s=round(latency, 4),
                 attempts=calls,
             )
