@@ -14,6 +14,7 @@ from figgen.errors import FiggenError
 from figgen.eval.aggregate import ScoredAnswer, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset, load_dataset
+from figgen.export.vlmevalkit import plain_question
 from figgen.show import KIND_COLOURS
 from figgen.vqa.item import QAItem
 
@@ -31,6 +32,7 @@ def _question(item: QAItem) -> dict[str, Any]:
         "location": item.location,
         "family": item.family,
         "question": item.question,
+        "prompt": plain_question(item.question),
         "answer": item.answer,
         "choices": item.choices,
         "metric": item.metric,
