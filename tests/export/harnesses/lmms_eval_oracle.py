@@ -1,6 +1,7 @@
 """Run an exported figgen task through lmms-eval's own evaluator with an oracle model.
 
-Run by tests/export/test_real_harnesses.py inside a venv that has lmms-eval, with this checkout on PYTHONPATH:
+Run by tests/export/test_real_harnesses.py in a venv that has lmms-eval (this checkout on
+PYTHONPATH):
 
     python lmms_eval_oracle.py TASK_FOLDER TASK_NAME OUT.json
 
