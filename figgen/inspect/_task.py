@@ -10,24 +10,29 @@ from figgen.errors import FiggenError
 from figgen.inspect._dataset import qa_dataset
 from figgen.inspect._scorer import figgen_scorer
 
+Listed = str | int | list[str] | list[int] | None
+"""A task argument naming several values: ``1,2`` on the command line (``-T levels=1,2``)
+arrives as a list, a single ``1`` as an int, a Python caller may pass a string."""
 
-def _numbers(text: str | None, what: str) -> list[int] | None:
-    if not text:
+
+def _parts(value: Listed) -> list[str] | None:
+    if value is None or value == "":
         return None
+    if isinstance(value, list):
+        return [str(part).strip() for part in value]
+    return [part.strip() for part in str(value).split(",")]
+
+
+def _levels(value: Listed) -> list[int] | None:
+    parts = _parts(value)
     try:
-        return [int(part) for part in str(text).split(",")]
+        return None if parts is None else [int(part) for part in parts]
     except ValueError:
-        raise FiggenError(f"{what} {text!r} is not a comma-separated list; e.g. 1,2") from None
-
-
-def _names(text: str | None) -> list[str] | None:
-    return [part.strip() for part in str(text).split(",")] if text else None
+        raise FiggenError(f"levels {value!r} is not a comma-separated list; e.g. 1,2") from None
 
 
 @task
-def figgen_qa(
-    data: str = "dataset", levels: str | None = None, families: str | None = None
-) -> Task:
+def figgen_qa(data: str = "dataset", levels: Listed = None, families: Listed = None) -> Task:
     """One independent question per sample about one figure, scored by figgen's metrics.
 
     Args:
@@ -35,7 +40,7 @@ def figgen_qa(
         levels: comma-separated levels to ask (default all), e.g. ``1,2``.
         families: comma-separated question families (default all), e.g. ``titles,mean_y``.
     """
-    dataset = qa_dataset(data, levels=_numbers(levels, "levels"), families=_names(families))
+    dataset = qa_dataset(data, levels=_levels(levels), families=_parts(families))
     if len(dataset) == 0:
         raise FiggenError(f"no questions in {data} at levels {levels} and families {families}")
     return Task(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -181,3 +184,48 @@ def test_bad_levels_is_a_one_line_error(built: Path) -> None:
 
     with pytest.raises(FiggenError, match="comma-separated"):
         figgen_qa(data=str(built), levels="one")
+
+
+def test_inspect_cli_runs_the_registered_task_against_an_openai_compatible_server(
+    built: Path, tmp_path: Path
+) -> None:
+    """``inspect eval figgen/figgen_qa`` as a user types it, against a loopback server."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+    from PIL import Image
+
+    from figgen.eval.prompt import prompt_text
+    from figgen.vqa.item import QAItem
+    from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
+
+    families = ("panel_count", "titles")
+    items = [i for i in read_qa(built) if i["family"] in families and i["level"] == 1]
+    by_request = {}
+    for item in items:
+        with Image.open(built / "figures" / f"{item['figure_id']}.png") as image:
+            by_request[(prompt_text(QAItem.from_dict(item)), image.size)] = item
+    assert len(by_request) == len(items)  # each request names its item
+
+    def oracle(request: Request, _: int) -> Response:
+        text = request.body["messages"][-1]["content"][-1]["text"]
+        item = by_request[(text, request.image_size)]
+        return chat_reply(request.model, json.dumps({item["answer_key"]: item["answer"]}), 90, 9)
+
+    command = [
+        str(Path(sys.executable).parent / "inspect"),
+        "eval",
+        "figgen/figgen_qa",
+        *("-T", f"data={built}", "-T", "levels=1", "-T", f"families={','.join(families)}"),
+        *("--model", "openai-api/fake/oracle", "--log-dir", str(tmp_path / "logs")),
+        *("--display", "none", "--no-log-images"),
+    ]
+    with FakeServer(oracle) as server:
+        env = {**os.environ, "FAKE_API_KEY": "test-key", "FAKE_BASE_URL": server.base_url}
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=300, check=False
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert len(server.requests) == len(items)
+    (info,) = list_eval_logs(str(tmp_path / "logs"))
+    metrics = _metrics(read_eval_log(info, header_only=True))
+    assert metrics["accuracy"] == 1.0 and metrics["level_1"] == 1.0
+    assert metrics["titles/cer"] == 0.0
