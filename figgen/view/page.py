@@ -30,7 +30,10 @@ def render_page(payload: dict[str, Any]) -> str:
     """The page for ``payload``; the data sits in a JSON script block the page reads."""
     template = files("figgen.view").joinpath("page.html").read_text(encoding="utf-8")
     # "<" escaped as \u003c is the same JSON and can never close the script block.
-    text = json.dumps(_finite(payload), ensure_ascii=False, allow_nan=False)
+    try:
+        text = json.dumps(payload, ensure_ascii=False, allow_nan=False)
+    except ValueError:  # walking the whole payload costs a third of the page: only when needed
+        text = json.dumps(_finite(payload), ensure_ascii=False, allow_nan=False)
     data = text.replace("<", "\\u003c")
     title = html.escape(str(payload["name"]))
     return template.replace("__TITLE__", title).replace("__PAYLOAD__", data)

@@ -97,7 +97,9 @@ def view_payload(
     figures: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """The page's document for the build in ``data_dir`` (only ``figures`` when given)."""
-    dataset = load_dataset(data_dir)
+    # A build made with --no-questions still has boxes to show.
+    has_qa = (Path(data_dir) / "qa.jsonl").is_file()
+    dataset = load_dataset(data_dir) if has_qa else EvalDataset(Path(data_dir), [])
     by_figure: dict[str, list[QAItem]] = {}
     for item in dataset.items:
         by_figure.setdefault(item.figure_id, []).append(item)

@@ -109,3 +109,14 @@ def test_cli_writes_the_page(built: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert f"wrote {out}" in result.output
     assert _page_data(out.read_text())["figures"]
+
+
+def test_a_build_without_questions_still_shows_its_boxes(built: Path, tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "data"
+    shutil.copytree(built, root)
+    (root / "qa.jsonl").unlink()
+    data = view_payload(root, str)
+    assert data["figures"] and all(f["questions"] == [] for f in data["figures"])
+    assert all(f["elements"] for f in data["figures"])
