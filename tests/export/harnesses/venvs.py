@@ -68,7 +68,8 @@ def harness_venv(name: str, install: list[str], *, remove: list[str] = ()) -> Ha
     python = folder / "bin" / "python"
     if (folder / READY).is_file():
         return HarnessVenv(python, 0.0)
-    shutil.rmtree(folder, ignore_errors=True)
+    for stale in folder.parent.glob(f"{name}-*"):  # older specs: a venv is gigabytes
+        shutil.rmtree(stale, ignore_errors=True)
     folder.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
