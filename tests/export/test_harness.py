@@ -82,7 +82,7 @@ def _utils_module(task: Path) -> types.ModuleType:
 
 
 def _without_figgen_eval(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("figgen.eval.metrics", "figgen.eval.parse", "figgen.eval.scoring"):
+    for name in ("figgen.eval.parse", "figgen.eval.scoring"):
         monkeypatch.setitem(sys.modules, name, None)  # importing it now fails
 
 
