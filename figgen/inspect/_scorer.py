@@ -39,35 +39,41 @@ def rejected() -> Metric:
     return share
 
 
-def _family_values(scores: list[SampleScore]) -> dict[str, list[tuple[str, float]]]:
-    values: dict[str, list[tuple[str, float]]] = defaultdict(list)
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _answered(scores: list[SampleScore]) -> dict[str, list[dict]]:
+    """Each family's score metadata, for the replies that were not rejected."""
+    families: dict[str, list[dict]] = defaultdict(list)
     for sample_score in scores:
         meta = sample_score.score.metadata or {}
         if meta.get("value") is not None:
-            values[meta["family"]].append((meta["metric"], float(meta["value"])))
-    return values
+            families[meta["family"]].append(meta)
+    return families
 
 
 @metric
 def family_metrics() -> Metric:
     """Each family's mean by its own metric, over the replies that were not rejected.
 
-    Keys are ``family/accuracy`` (exact and relaxed metrics), ``family/cer`` (mean CER), and
-    ``family/abs_ssmape`` with ``family/ssmape_bias`` (mean |sSMAPE| and mean signed sSMAPE).
+    Named as in ``figgen eval score``'s metrics: ``family/accuracy`` (exact and relaxed
+    metrics), ``family/cer`` and ``family/cer_normalized`` (raw and LaTeX-normalised CER), and
+    ``family/ssmape_abs`` with ``family/ssmape_bias`` (mean |sSMAPE| and mean signed sSMAPE).
     """
 
     def means(scores: list[SampleScore]) -> dict[str, float]:
         out: dict[str, float] = {}
-        for family, pairs in sorted(_family_values(scores).items()):
-            kind, values = pairs[0][0], [v for _, v in pairs]
-            mean = sum(values) / len(values)
-            if kind == "ssmape":
-                out[f"{family}/abs_ssmape"] = sum(abs(v) for v in values) / len(values)
-                out[f"{family}/ssmape_bias"] = mean
-            elif kind in ("cer", "cer_list"):
-                out[f"{family}/cer"] = mean
+        for family, metas in sorted(_answered(scores).items()):
+            metric, values = metas[0]["metric"], [float(m["value"]) for m in metas]
+            if metric == "ssmape":
+                out[f"{family}/ssmape_abs"] = _mean([abs(v) for v in values])
+                out[f"{family}/ssmape_bias"] = _mean(values)
+            elif metric in ("cer", "cer_list"):
+                out[f"{family}/cer"] = _mean(values)
+                out[f"{family}/cer_normalized"] = _mean([m["cer_normalized"] for m in metas])
             else:
-                out[f"{family}/accuracy"] = mean
+                out[f"{family}/accuracy"] = _mean(values)
         return out
 
     return means
@@ -103,6 +109,7 @@ def figgen_scorer() -> Scorer:
                 "level": item.level,
                 "metric": item.metric,
                 "value": result.value,
+                "cer_normalized": result.normalized_cer,
                 "rejected": result.rejected,
                 "parsed": None if parsed.rejected else parsed.value,
             },

@@ -156,11 +156,16 @@ def test_scores_match_an_independent_count(
         answered = [i for i in items if i["family"] == family and plan[i["qid"]] != "bad"]
         if not answered:
             continue
-        expected = [
-            cer_list(i["answer"], i["answer"] if plan[i["qid"]] == "right" else _wrong(i))
-            for i in answered
-        ]
-        assert metrics[f"{family}/cer"] == pytest.approx(sum(expected) / len(expected))
+        for key, normalize in (("cer", False), ("cer_normalized", True)):
+            expected = [
+                cer_list(
+                    i["answer"],
+                    i["answer"] if plan[i["qid"]] == "right" else _wrong(i),
+                    normalize=normalize,
+                )
+                for i in answered
+            ]
+            assert metrics[f"{family}/{key}"] == pytest.approx(sum(expected) / len(expected))
 
 
 def test_default_mockllm_reply_is_rejected_everywhere(built: Path, tmp_path: Path) -> None:
