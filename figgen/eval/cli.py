@@ -125,7 +125,7 @@ def run(
         if max_image_side is not None:
             limits = replace(limits, max_long_side=max_image_side)
         images = ImagePreparer(
-            dataset.image_path,
+            dataset.image_source,
             limits,
             image_format=fmt,
             quality=image_quality,

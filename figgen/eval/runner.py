@@ -12,7 +12,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,12 +92,17 @@ async def ask_with_retries(
     config: AskConfig,
     policy: RetryPolicy,
     shrink: Shrink = _halve,
-) -> tuple[Reply, FigureImage, int, float]:
-    """The reply, the image that fit, the number of calls made, and the last call's latency.
+    shrink_more: Sequence[Shrink] | None = None,
+) -> tuple[Reply, Prompt, int, float]:
+    """The reply, the prompt whose images fit, the number of calls made, and the last call's
+    latency.
 
-    The latency is timed around the provider call alone: preparing images, waiting for a
-    slot and backing off are not in it.
+    A prompt refused as too long is sent again with every image smaller (``shrink`` for the
+    first, ``shrink_more`` for the others, halving by default). The latency is timed around
+    the provider call alone: preparing images, waiting for a slot and backing off are not in it.
     """
+    if shrink_more is None:
+        shrink_more = [_halve] * len(prompt.more_images)
     from tenacity import (
         AsyncRetrying,
         RetryCallState,
@@ -129,7 +134,7 @@ async def ask_with_retries(
                     calls += 1
                     started = time.monotonic()
                     reply = await provider.ask(prompt, config)
-                    return reply, prompt.image, calls, time.monotonic() - started
+                    return reply, prompt, calls, time.monotonic() - started
         except Exception as exc:
             image = prompt.image
             if not provider.is_context_overflow(exc):
@@ -139,7 +144,12 @@ async def ask_with_retries(
                 if min(image.width, image.height) >= 2 * policy.min_image_side
                 else None
             )
-            if smaller is None:
+            more = []
+            for extra, shrink_extra in zip(prompt.more_images, shrink_more, strict=True):
+                if smaller is None:
+                    break
+                more.append(await shrink_extra(extra))
+            if smaller is None or any(m is None for m in more):
                 raise
             logger.info(
                 "%s: too long at %dx%d px; trying %dx%d",
@@ -149,14 +159,14 @@ async def ask_with_retries(
                 smaller.width,
                 smaller.height,
             )
-            prompt = Prompt(prompt.text, smaller, prompt.item)
+            prompt = Prompt(prompt.text, smaller, prompt.item, tuple(m for m in more if m))
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def _prefetch(images: ImagePreparer, figure_id: str) -> object:
-    """Prepare a figure's image ahead of its questions; a failure shows when they ask."""
+async def _prefetch(images: ImagePreparer, keys: list[str]) -> object:
+    """Prepare a figure's images ahead of its questions; a failure shows when they ask."""
     try:
-        return await images.image(figure_id)
+        return [await images.image(key) for key in keys]
     except Exception:  # noqa: BLE001  (reported when the figure's questions run)
         return None
 
@@ -191,14 +201,16 @@ async def run_questions(
         raise FiggenError("--concurrency must be at least 1")
     if images is None:
         images = ImagePreparer(
-            dataset.image_path, provider.image_limits, min_side=policy.min_image_side
+            dataset.image_source, provider.image_limits, min_side=policy.min_image_side
         )
     previous = read_answers(out)
     done = answered_qids(previous, model)
     figure_of = {item.qid: item.figure_id for item in dataset.items}
     for row in previous:
         if row.get("error") is None and row["qid"] in figure_of:
-            images.remember(figure_of[row["qid"]], float(row.get("image_scale") or 1.0))
+            figure = figure_of[row["qid"]]
+            for key in {figure, *dataset.image_keys(figure)}:
+                images.remember(key, float(row.get("image_scale") or 1.0))
     pending = [item for item in items if item.qid not in done]
     summary = RunSummary(skipped=len(items) - len(pending))
     price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
@@ -232,16 +244,23 @@ async def run_questions(
         try:
             started = time.monotonic()
             try:
+                # a multi-chart question sends several images, each prepared under its own key
+                keys = dataset.image_keys(item.figure_id)
                 async with prepared.turn(item.figure_id):
-                    prompt = Prompt(prompt_text(item), await prepared.image(item.figure_id), item)
-                    reply, image, calls, latency = await ask_with_retries(
+                    first, *more = [await prepared.image(key) for key in keys]
+                    shrinks = [functools.partial(prepared.smaller, key) for key in keys]
+                    reply, sent, calls, latency = await ask_with_retries(
                         provider,
-                        prompt,
+                        Prompt(prompt_text(item), first, item, tuple(more)),
                         config,
                         policy,
-                        functools.partial(prepared.smaller, item.figure_id),
+                        shrinks[0],
+                        shrinks[1:],
                     )
-                    prepared.remember(item.figure_id, image.scale)
+                    for key, fitted in zip(keys, sent.images, strict=True):
+                        prepared.remember(key, fitted.scale)
+                    prepared.remember(item.figure_id, sent.image.scale)
+                image = sent.image
             except FiggenError:
                 raise
             except Exception as exc:
@@ -297,7 +316,8 @@ async def run_questions(
                 current_figure = item.figure_id
                 following = next(upcoming, None)
                 if following is not None:
-                    ahead.append(asyncio.create_task(_prefetch(prepared, following)))
+                    keys = dataset.image_keys(following)
+                    ahead.append(asyncio.create_task(_prefetch(prepared, keys)))
             await slots.acquire()
             if ledger.failing >= policy.max_failures_in_a_row or any(
                 task.done() and task.exception() for task in tasks

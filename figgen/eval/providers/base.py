@@ -19,15 +19,30 @@ from figgen.vqa.item import QAItem
 
 @dataclass(frozen=True)
 class Prompt:
-    """One independent question: the figure image and the question text.
+    """One independent question: the figure image (or several) and the question text.
 
     ``item`` carries the ground truth for the offline ``oracle`` and ``chance`` providers;
-    providers that call a model never read it.
+    providers that call a model never read it. A multi-chart question sends ``more_images``
+    after ``image``; providers send ``images`` in order, before the text.
     """
 
     text: str
     image: FigureImage
     item: QAItem
+    more_images: tuple[FigureImage, ...] = ()
+
+    @property
+    def images(self) -> tuple[FigureImage, ...]:
+        return (self.image, *self.more_images)
+
+    def scaled(self, factor: float) -> Prompt:
+        """The same prompt with every image resized by ``factor``."""
+        return Prompt(
+            self.text,
+            self.image.scaled(factor),
+            self.item,
+            tuple(image.scaled(factor) for image in self.more_images),
+        )
 
 
 @dataclass(frozen=True)
