@@ -16,6 +16,7 @@ from figgen.eval.cli import app as eval_app
 from figgen.export.cli import register as register_export_commands
 from figgen.multichart.cli import app as multichart_app
 from figgen.perturb.cli import register as register_perturb_commands
+from figgen.view.cli import register as register_view_command
 from figgen.vqa.cli import register as register_qa_commands
 
 app = typer.Typer(
@@ -31,6 +32,7 @@ app.add_typer(multichart_app, name="multichart")
 register_qa_commands(app)
 register_export_commands(app)
 register_perturb_commands(app)
+register_view_command(app)
 
 
 class OutputFormat(StrEnum):

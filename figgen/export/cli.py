@@ -116,16 +116,18 @@ def export(
             f"wrote {path}; run with `python -m lmms_eval --tasks {task} --include_path {out} ...`"
         )
     else:
-        from figgen.export.vlmevalkit import export_vlmevalkit
+        from figgen.export.vlmevalkit import DATASET_TYPES, export_vlmevalkit
 
-        path = export_vlmevalkit(
+        paths = export_vlmevalkit(
             data_dir,
             out,
             fractions=fractions,
             split=split.value if split else None,
             overwrite=overwrite,
         )
-        typer.echo(f"wrote {path}")
+        for path in paths:
+            typer.echo(f"wrote {path} (VLMEvalKit dataset type {DATASET_TYPES[path.stem]})")
+        typer.echo(f"copy them to $LMUData and run with --data {' '.join(p.stem for p in paths)}")
 
 
 def push(

@@ -1,11 +1,11 @@
 """lmms-eval task functions for the ``qa`` config of a figgen dataset.
 
 ``figgen export --format lmms-eval`` copies this file next to the task YAML as ``utils.py``,
-so it imports nothing from figgen at load time. Each reply is scored in [0, 1] (higher is
-better) by figgen's reply parser and scorer (``figgen.eval.parse.parse_reply`` and
-``figgen.eval.scoring.score_answer``: 1.0 when the answer counts as correct, else 0.0) where
-figgen is installed, otherwise by exact match after light normalisation, with a warning that
-figgen's metrics are missing.
+so it imports nothing from figgen at load time. Each reply is scored by figgen's reply parser
+and scorer (``figgen.eval.parse.parse_reply`` and ``figgen.eval.scoring.score_answer``, the
+ones ``figgen eval score`` uses): 1.0 when the answer counts as correct, else 0.0. Where
+figgen is not installed, replies are scored by exact match after light normalisation, with a
+warning (install figgen beside lmms-eval for figgen's metrics).
 
 A reply figgen rejects as unparseable scores 0.0 here; ``figgen eval score`` reports those
 separately instead.

@@ -1,4 +1,17 @@
-"""Export the questions as a VLMEvalKit TSV (index, base64 image, question, answer, options)."""
+"""Export the questions as VLMEvalKit TSVs: a multiple-choice dataset and an open-ended one.
+
+VLMEvalKit (``vlmeval/dataset/__init__.py``, ``build_dataset``) loads a dataset it does not
+know from ``$LMUData/<NAME>.tsv`` and picks its class from the columns: with ``A`` and ``B`` a
+``CustomMCQDataset`` (prompt with lettered options, scored by matching the letter), else a
+``CustomVQADataset``; ``DATASET_TYPE(NAME)`` is ``MCQ`` unless the name contains ``openended``.
+A single file mixing both would have every open question scored as a multiple-choice one, so:
+
+- ``FiggenQA_MCQ.tsv``: the single-choice questions; ``answer`` is the letter, ``A``.. the
+  options (type ``MCQ``).
+- ``FiggenQA_openended.tsv``: every other question, no option columns, ``answer`` the plain
+  value (type ``VQA``; VLMEvalKit has no scorer for custom VQA data, so score its predictions
+  with figgen by ``qid``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +20,7 @@ import csv
 import json
 import re
 import string
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +30,36 @@ from figgen.export.splits import Split, SplitFractions, assign_splits
 from figgen.export.staging import staged_folder
 from figgen.vqa.item import QAItem
 
-TSV_FILE = "figgen_qa.tsv"
+MCQ_NAME = "FiggenQA_MCQ"
+OPEN_NAME = "FiggenQA_openended"
+DATASET_TYPES = {MCQ_NAME: "MCQ", OPEN_NAME: "VQA"}
+"""What VLMEvalKit's ``DATASET_TYPE`` gives each exported dataset name."""
 MIN_OPTIONS = 4
+_READS_AS_MISSING = frozenset(
+    # pandas.read_csv's default NA strings: VLMEvalKit reads TSVs with the defaults, so an
+    # option spelled like one of these would silently vanish from the prompt.
+    [
+        "",
+        "#N/A",
+        "#N/A N/A",
+        "#NA",
+        "-1.#IND",
+        "-1.#QNAN",
+        "-NaN",
+        "-nan",
+        "1.#IND",
+        "1.#QNAN",
+        "<NA>",
+        "N/A",
+        "NA",
+        "NULL",
+        "NaN",
+        "None",
+        "n/a",
+        "nan",
+        "null",
+    ]
+)
 
 
 def option_letters(n: int) -> list[str]:
@@ -53,67 +95,86 @@ def _question_text(item: QAItem) -> str:
     return question
 
 
-def vlmevalkit_rows(
-    dataset: BuiltDataset, *, fractions: SplitFractions, split: Split | None = None
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """The TSV header and rows.
+def _is_mcq(item: QAItem) -> bool:
+    return item.answer_type == "choice" and bool(item.choices)
 
-    A figure's image is stored once, base64 in its first question's row; later rows about the
-    same figure hold that row's index instead, which VLMEvalKit resolves (any image cell of 64
-    characters or fewer is read as the index of another row).
+
+def _option_cells(item: QAItem, letters: list[str]) -> dict[str, str]:
+    options = item.choices or []
+    for option in options:
+        if option.strip() in _READS_AS_MISSING:
+            raise FiggenError(
+                f"{item.qid}: option {option!r} would read as missing in VLMEvalKit's loader; "
+                "rename it in the question family"
+            )
+    return {letter: (options[k] if k < len(options) else "") for k, letter in enumerate(letters)}
+
+
+@dataclass(frozen=True)
+class Table:
+    """One VLMEvalKit dataset: its name (the file stem), columns and rows."""
+
+    name: str
+    header: list[str]
+    rows: list[dict[str, Any]]
+
+
+_TAIL = ["category", "l2-category", "split", "qid", "figure_id", "level", "answer_type", "metric"]
+
+
+def vlmevalkit_tables(
+    dataset: BuiltDataset, *, fractions: SplitFractions, split: Split | None = None
+) -> list[Table]:
+    """The multiple-choice and the open-ended table (either left out when it has no rows).
+
+    In each table a figure's image is stored once, base64 in its first row; later rows about
+    the same figure hold that row's index, which VLMEvalKit resolves.
     """
     splits = assign_splits(dataset.figure_ids(), fractions)
     items = [
         item for item in dataset.qa_items() if split is None or splits.get(item.figure_id) == split
     ]
-    offered = [len(i.choices or []) for i in items if i.answer_type == "choice"]
-    n_options = max([MIN_OPTIONS, *offered])
-    letters = option_letters(n_options)
-    first_row: dict[str, int] = {}
-    rows = []
-    for index, item in enumerate(items):
-        if item.figure_id in first_row:
-            image = str(first_row[item.figure_id])
-        else:
-            first_row[item.figure_id] = index
-            image = base64.b64encode(dataset.png(item.figure_id)).decode("ascii")
-        options = item.choices if item.answer_type == "choice" and item.choices else []
-        row: dict[str, Any] = {
-            "index": index,
-            "image": image,
-            "question": _question_text(item),
-            "figgen_question": item.question,
-            "answer": _answer_text(item),
-            **{
-                letter: (options[k] if k < len(options) else "") for k, letter in enumerate(letters)
-            },
-            "category": item.family,
-            "l2-category": f"level {item.level}",
-            "split": splits.get(item.figure_id),
-            "qid": item.qid,
-            "figure_id": item.figure_id,
-            "level": item.level,
-            "answer_type": item.answer_type,
-            "metric": item.metric,
-        }
-        rows.append(row)
-    header = [
-        "index",
-        "image",
-        "question",
-        "answer",
-        *letters,
-        "category",
-        "l2-category",
-        "split",
-        "qid",
-        "figure_id",
-        "level",
-        "answer_type",
-        "metric",
-        "figgen_question",
-    ]
-    return header, rows
+    mcq = [item for item in items if _is_mcq(item)]
+    letters = option_letters(max([MIN_OPTIONS, *(len(i.choices or []) for i in mcq)]))
+    images: dict[str, str] = {}
+
+    def image(figure_id: str) -> str:
+        if figure_id not in images:
+            images[figure_id] = base64.b64encode(dataset.png(figure_id)).decode("ascii")
+        return images[figure_id]
+
+    tables = []
+    for name, chosen in ((MCQ_NAME, mcq), (OPEN_NAME, [i for i in items if not _is_mcq(i)])):
+        first_row: dict[str, int] = {}
+        rows = []
+        for index, item in enumerate(chosen):
+            if item.figure_id in first_row:
+                cell = str(first_row[item.figure_id])
+            else:
+                first_row[item.figure_id] = index
+                cell = image(item.figure_id)
+            row: dict[str, Any] = {
+                "index": index,
+                "image": cell,
+                "question": _question_text(item),
+                "answer": _answer_text(item),
+                **(_option_cells(item, letters) if name == MCQ_NAME else {}),
+                "category": item.family,
+                "l2-category": f"level {item.level}",
+                "split": splits.get(item.figure_id),
+                "qid": item.qid,
+                "figure_id": item.figure_id,
+                "level": item.level,
+                "answer_type": item.answer_type,
+                "metric": item.metric,
+                "figgen_question": item.question,
+            }
+            rows.append(row)
+        options = letters if name == MCQ_NAME else []
+        header = ["index", "image", "question", "answer", *options, *_TAIL, "figgen_question"]
+        if rows:
+            tables.append(Table(name, header, rows))
+    return tables
 
 
 def export_vlmevalkit(
@@ -123,17 +184,22 @@ def export_vlmevalkit(
     fractions: SplitFractions | None = None,
     split: Split | None = None,
     overwrite: bool = False,
-) -> Path:
-    """Write ``out/figgen_qa.tsv``; with ``split``, only that split's questions."""
+) -> list[Path]:
+    """Write ``out/FiggenQA_MCQ.tsv`` and ``out/FiggenQA_openended.tsv``.
+
+    With ``split``, only that split's questions. Copy both into VLMEvalKit's ``$LMUData``
+    folder and run ``--data FiggenQA_MCQ FiggenQA_openended``.
+    """
     dataset = BuiltDataset.open(data_dir)
-    header, rows = vlmevalkit_rows(dataset, fractions=fractions or SplitFractions(), split=split)
-    if not rows:
+    tables = vlmevalkit_tables(dataset, fractions=fractions or SplitFractions(), split=split)
+    if not tables:
         raise FiggenError(f"no questions to export (split {split!r}); choose another --split")
-    with (
-        staged_folder(out, overwrite=overwrite) as stage,
-        (stage / TSV_FILE).open("w", encoding="utf-8", newline="") as handle,
-    ):
-        writer = csv.DictWriter(handle, fieldnames=header, delimiter="\t", lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    return Path(out) / TSV_FILE
+    with staged_folder(out, overwrite=overwrite) as stage:
+        for table in tables:
+            with (stage / f"{table.name}.tsv").open("w", encoding="utf-8", newline="") as handle:
+                writer = csv.DictWriter(
+                    handle, fieldnames=table.header, delimiter="\t", lineterminator="\n"
+                )
+                writer.writeheader()
+                writer.writerows(table.rows)
+    return [Path(out) / f"{table.name}.tsv" for table in tables]

@@ -1,69 +1,18 @@
 from __future__ import annotations
 
-import base64
 import importlib.util
 import json
-import string
 import sys
 import types
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pytest
 import yaml
 
 from figgen.export.lmms_eval import export_lmms_eval
-from figgen.export.source import BuiltDataset
-from figgen.export.splits import SplitFractions, assign_splits
-from figgen.export.vlmevalkit import export_vlmevalkit
+from figgen.export.splits import SplitFractions
 from tests.export.conftest import THIRDS, read_qa
-
-
-def test_vlmevalkit_tsv(built: Path, tmp_path: Path) -> None:
-    path = export_vlmevalkit(built, tmp_path / "vl")
-    table = pd.read_csv(path, sep="\t")
-    items = read_qa(built)
-    assert len(table) == len(items)
-    assert list(table.columns[:8]) == ["index", "image", "question", "answer", "A", "B", "C", "D"]
-    assert "category" in table.columns
-    # resolve image references the way VLMEvalKit does: short cells name another row's index
-    images = {str(i): str(img) for i, img in zip(table["index"], table["image"], strict=True)}
-    for row, item in zip(table.itertuples(index=False), items, strict=True):
-        image = images[str(row.index)]
-        if len(image) <= 64:
-            image = images[image]
-            assert len(image) > 64
-        png = (built / "figures" / f"{item['figure_id']}.png").read_bytes()
-        assert base64.b64decode(image) == png
-        assert row.qid == item["qid"] and row.category == item["family"]
-        if item["answer_type"] == "choice":
-            letters = string.ascii_uppercase[: len(item["choices"])]
-            assert [getattr(row, letter) for letter in letters] == item["choices"]
-            beyond = string.ascii_uppercase[len(item["choices"])]
-            assert beyond not in table.columns or pd.isna(getattr(row, beyond))
-            assert getattr(row, row.answer) == item["answer"]
-        else:
-            assert pd.isna(row.A)
-            expected = item["answer"]
-            got = row.answer
-            if isinstance(expected, str):
-                assert got == expected
-            else:
-                assert (
-                    json.loads(str(got).lower() if isinstance(expected, bool) else str(got))
-                    == expected
-                )
-
-
-def test_vlmevalkit_one_split(built: Path, tmp_path: Path) -> None:
-    fractions = SplitFractions.parse(THIRDS)
-    splits = assign_splits(BuiltDataset.open(built).figure_ids(), fractions)
-    path = export_vlmevalkit(built, tmp_path / "vl", fractions=fractions, split="validation")
-    table = pd.read_csv(path, sep="\t")
-    expected = [i["qid"] for i in read_qa(built) if splits[i["figure_id"]] == "validation"]
-    assert list(table["qid"]) == expected
-    assert set(table["split"]) == {"validation"}
 
 
 class _TaskLoader(yaml.SafeLoader):

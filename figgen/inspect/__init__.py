@@ -1,0 +1,16 @@
+"""figgen's questions as an inspect_ai task (``pip install 'figgen[inspect]'``).
+
+``inspect eval figgen/figgen_qa -T data=DIR --model openai/gpt-4o-mini`` runs it against any
+model inspect supports; from Python, ``inspect_ai.eval(figgen_qa(data=DIR), model=...)``.
+"""
+
+try:
+    import inspect_ai  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("figgen.inspect needs inspect_ai; pip install 'figgen[inspect]'") from exc
+
+from figgen.inspect._dataset import qa_dataset, qa_sample
+from figgen.inspect._scorer import family_metrics, figgen_scorer, rejected
+from figgen.inspect._task import figgen_qa
+
+__all__ = ["family_metrics", "figgen_qa", "figgen_scorer", "qa_dataset", "qa_sample", "rejected"]

@@ -1,0 +1,118 @@
+"""figgen's scoring as an inspect_ai scorer, with per-level accuracy and per-family metrics."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    accuracy,
+    grouped,
+    metric,
+    scorer,
+    stderr,
+)
+from inspect_ai.solver import TaskState
+
+from figgen.eval.parse import parse_reply
+from figgen.eval.scoring import score_answer
+from figgen.vqa.item import QAItem
+
+
+@metric
+def rejected() -> Metric:
+    """The share of replies that did not fit the requested answer format."""
+
+    def share(scores: list[SampleScore]) -> float:
+        if not scores:
+            return 0.0
+        return sum(bool(s.score.metadata and s.score.metadata["rejected"]) for s in scores) / len(
+            scores
+        )
+
+    return share
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _answered(scores: list[SampleScore]) -> dict[str, list[dict]]:
+    """Each family's score metadata, for the replies that were not rejected."""
+    families: dict[str, list[dict]] = defaultdict(list)
+    for sample_score in scores:
+        meta = sample_score.score.metadata or {}
+        if meta.get("value") is not None:
+            families[meta["family"]].append(meta)
+    return families
+
+
+@metric
+def family_metrics() -> Metric:
+    """Each family's mean by its own metric, over the replies that were not rejected.
+
+    Named as in ``figgen eval score``'s metrics: ``family/accuracy`` (exact and relaxed
+    metrics), ``family/cer`` and ``family/cer_normalized`` (raw and LaTeX-normalised CER), and
+    ``family/ssmape_abs`` with ``family/ssmape_bias`` (mean |sSMAPE| and mean signed sSMAPE).
+    """
+
+    def means(scores: list[SampleScore]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for family, metas in sorted(_answered(scores).items()):
+            metric, values = metas[0]["metric"], [float(m["value"]) for m in metas]
+            if metric == "ssmape":
+                out[f"{family}/ssmape_abs"] = _mean([abs(v) for v in values])
+                out[f"{family}/ssmape_bias"] = _mean(values)
+            elif metric in ("cer", "cer_list"):
+                out[f"{family}/cer"] = _mean(values)
+                out[f"{family}/cer_normalized"] = _mean([m["cer_normalized"] for m in metas])
+            else:
+                out[f"{family}/accuracy"] = _mean(values)
+        return out
+
+    return means
+
+
+@scorer(
+    metrics=[
+        accuracy(),
+        stderr(),
+        grouped(accuracy(), "level", name_template="level_{group_name}", all=False),
+        rejected(),
+        family_metrics(),
+    ]
+)
+def figgen_scorer() -> Scorer:
+    """Parse the completion as ``figgen eval score`` does and score it by the item's metric.
+
+    The sample is correct when figgen counts the answer correct; a rejected (unparseable)
+    reply counts as incorrect, so accuracy is over all questions asked.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        item = QAItem.from_dict(state.metadata["item"])
+        reply = state.output.completion
+        parsed = parse_reply(reply, item)
+        result = score_answer(item, parsed)
+        return Score(
+            value=CORRECT if result.correct else INCORRECT,
+            answer=reply,
+            explanation=result.reason,
+            metadata={
+                "family": item.family,
+                "level": item.level,
+                "metric": item.metric,
+                "value": result.value,
+                "cer_normalized": result.normalized_cer,
+                "rejected": result.rejected,
+                "parsed": None if parsed.rejected else parsed.value,
+            },
+        )
+
+    return score

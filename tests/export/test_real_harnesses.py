@@ -1,0 +1,79 @@
+"""The exports loaded by the real harnesses, installed from the registry into cached venvs."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from figgen.export.lmms_eval import export_lmms_eval
+from figgen.export.splits import SplitFractions
+from tests.export.conftest import THIRDS, read_qa
+from tests.export.harnesses.venvs import figgen_dependencies, harness_venv
+
+logger = logging.getLogger(__name__)
+
+HARNESSES = Path(__file__).parent / "harnesses"
+
+LMMS_EVAL = [
+    # The CPU build on this machine's disk; a bare "torch" would pull a CUDA build of GBs.
+    "torch==2.13.0",
+    "lmms-eval==0.7.3",
+    # lmms-eval 0.7.3 imports filelock._api, which filelock 4 no longer has.
+    "filelock<4",
+    *figgen_dependencies(),
+]
+# PyPI's torchvision does not load beside the CPU torch build ("operator torchvision::nms does
+# not exist"), and transformers imports it whenever it is installed; lmms-eval's task and
+# evaluator code never needs it.
+LMMS_EVAL_REMOVE = ["torchvision"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)  # a first run installs torch and lmms-eval (minutes)
+def test_lmms_eval_runs_the_exported_task_with_an_oracle(
+    built: Path, tmp_path: Path, record_property: pytest.RecordProperty
+) -> None:
+    venv = harness_venv("lmms-eval", LMMS_EVAL, remove=LMMS_EVAL_REMOVE)
+    record_property("lmms_eval_install_seconds", round(venv.install_seconds))
+    logger.warning("lmms-eval venv install took %.0f s (0: reused)", venv.install_seconds)
+    task = export_lmms_eval(built, tmp_path / "task", fractions=SplitFractions.parse(THIRDS))
+    out = tmp_path / "lmms_eval_results.json"
+    done = venv.run(
+        str(HARNESSES / "lmms_eval_oracle.py"),
+        str(task.parent),
+        "figgen_qa",
+        str(out),
+        env={
+            "HF_HOME": str(tmp_path / "hf_home"),
+            "HF_HUB_OFFLINE": "1",
+            "HF_DATASETS_OFFLINE": "1",
+        },
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "scoring replies by exact match" not in done.stderr  # figgen's scorer was used
+    result = json.loads(out.read_text())
+
+    qa = {item["qid"]: item for item in read_qa(built)}
+    test_docs = [r["qid"] for r in result["requests"]]
+    assert len(test_docs) == len(set(test_docs)) > 0
+    for request in result["requests"]:
+        item = qa[request["qid"]]
+        assert request["prompt"].startswith(item["question"].strip())
+        png = built / "figures" / f"{item['figure_id']}.png"
+        from PIL import Image
+
+        with Image.open(png) as image:
+            assert request["image_sizes"] == [list(image.size)]
+        assert request["image_modes"] == ["RGB"]
+    assert any(r["off_by_one_percent"] for r in result["requests"])
+
+    metrics = result["metrics"]
+    assert metrics["figgen_score"] == 1.0
+    levels = {qa[qid]["level"] for qid in test_docs}
+    for level in (1, 2, 3):
+        if level in levels:
+            assert metrics[f"figgen_level_{level}"] == 1.0
