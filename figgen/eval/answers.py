@@ -35,6 +35,8 @@ class AnswerRow:
     rejected: bool = False
     reason: str | None = None
     usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
+    usage_estimated: bool = False
+    """The reply reported no usage, so ``usage`` and ``cost_usd`` are the pre-flight estimate."""
     cost_usd: float = 0.0
     image_scale: float = 1.0
     latency_s: float | None = None

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.record import load_record
 from figgen.vqa.item import QAItem
 
 
@@ -26,7 +27,7 @@ class EvalDataset:
             path = self.root / "figures" / f"{figure_id}.json"
             if not path.is_file():
                 return None
-            self._records[figure_id] = json.loads(path.read_text(encoding="utf-8"))
+            self._records[figure_id] = load_record(path)
         return self._records[figure_id]
 
     def image_path(self, figure_id: str) -> Path:

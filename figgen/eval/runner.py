@@ -20,7 +20,7 @@ from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_ans
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.image import FigureImage
-from figgen.eval.parse import parse_reply
+from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import prompt_text
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
@@ -28,6 +28,10 @@ from figgen.eval.usage import Usage
 from figgen.vqa.item import QAItem
 
 logger = logging.getLogger(__name__)
+
+MAX_REPLY_CHARS = 100_000
+"""Longer replies are rejected unparsed and cut to this length in the answers file (a
+figgen answer is a small JSON object; a runaway model must not fill the disk)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,13 @@ class RetryPolicy:
     max_failures_in_a_row: int = 5
     """Questions that exhaust their retries one after another before the run gives up
     (a server that is down); questions refused outright (a 4xx) do not count."""
+    call_timeout: float | None = None
+    """Seconds one call may take in all; the SDKs' timeouts bound each network read, so a
+    server trickling bytes could otherwise hold a question for ever."""
+
+
+class CallTimeout(Exception):
+    """A call took longer than ``RetryPolicy.call_timeout``; retried like a dropped line."""
 
 
 @dataclass
@@ -103,14 +114,25 @@ async def ask_with_retries(
                 stop=stop_after_attempt(policy.attempts),
                 wait=wait,
                 retry=retry_if_exception(
-                    lambda exc: isinstance(exc, Exception) and provider.is_retryable(exc)
+                    lambda exc: (
+                        isinstance(exc, CallTimeout)
+                        or (isinstance(exc, Exception) and provider.is_retryable(exc))
+                    )
                 ),
                 reraise=True,
             ):
                 with attempt:
                     calls += 1
                     started = time.monotonic()
-                    reply = await provider.ask(prompt, config)
+                    try:
+                        reply = await asyncio.wait_for(
+                            provider.ask(prompt, config), policy.call_timeout
+                        )
+                    except TimeoutError as exc:  # ours, or a client's own (aiohttp's)
+                        limit = policy.call_timeout
+                        raise CallTimeout(
+                            f"no complete reply within {limit:g} s" if limit else str(exc)
+                        ) from None
                     return reply, prompt.image, calls, time.monotonic() - started
         except Exception as exc:
             image = prompt.image
@@ -205,16 +227,30 @@ async def run_questions(
                     AnswerRow(item.qid, model, None, error=ledger.last_error, latency_s=latency_s)
                 )
                 return
-            cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
-            parsed = parse_reply(reply.text, item)
+            tokens_in, tokens_out = reply.input_tokens, reply.output_tokens
+            if not reply.usage_reported:  # bill the estimate, so --max-cost still holds
+                tokens_in, tokens_out = estimate.per_question_tokens[item.qid]
+                logger.warning("%s: the reply reports no usage; billing the estimate", item.qid)
+            cost = 0.0 if price is None else price.cost(tokens_in, tokens_out)
+            raw = reply.text
+            if len(raw) > MAX_REPLY_CHARS:
+                parsed = ParsedAnswer(
+                    rejected=True,
+                    reason=f"reply of {len(raw):,} characters is longer than the "
+                    f"{MAX_REPLY_CHARS:,} kept",
+                )
+                raw = raw[:MAX_REPLY_CHARS]
+            else:
+                parsed = parse_reply(raw, item)
             row = AnswerRow(
                 qid=item.qid,
                 model=model,
-                raw=reply.text,
+                raw=raw,
                 parsed=parsed.value,
                 rejected=parsed.rejected,
                 reason=parsed.reason,
-                usage={"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+                usage={"input_tokens": tokens_in, "output_tokens": tokens_out},
+                usage_estimated=not reply.usage_reported,
                 cost_usd=cost,
                 image_scale=image.scale,
                 latency_s=round(latency, 4),
@@ -223,7 +259,7 @@ async def run_questions(
             writer.write(row)
             summary.answered += 1
             summary.rejected += int(parsed.rejected)
-            summary.usage += Usage(reply.input_tokens, reply.output_tokens, cost)
+            summary.usage += Usage(tokens_in, tokens_out, cost)
             ledger.dearest = max(ledger.dearest, cost)
             ledger.failing = 0
         finally:

@@ -50,7 +50,13 @@ class GeminiProvider(Provider):
         output = (getattr(usage, "candidates_token_count", 0) or 0) + (
             getattr(usage, "thoughts_token_count", 0) or 0  # thinking is billed as output
         )
-        return Reply(response.text or "", getattr(usage, "prompt_token_count", 0) or 0, output)
+        prompt_tokens = getattr(usage, "prompt_token_count", None)
+        return Reply(
+            response.text or "",
+            prompt_tokens or 0,
+            output,
+            usage_reported=prompt_tokens is not None,
+        )
 
     def _code(self, error: Exception) -> int | None:
         return getattr(error, "code", None) if isinstance(error, self._errors.APIError) else None
