@@ -295,7 +295,12 @@ def make_scenarios(work: Path, server_holder: list[AnswerServer]) -> list[Scenar
     export = file_scenario(
         "export",
         figgen_command(
-            "export", str(source), "--format", "hf", "--out", str(export_parent / "hf"),
+            "export",
+            str(source),
+            "--format",
+            "hf",
+            "--out",
+            str(export_parent / "hf"),
             "--overwrite",
         ),  # fmt: skip
         export_parent,

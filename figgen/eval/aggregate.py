@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +113,17 @@ def _family(group: list[ScoredAnswer]) -> tuple[dict[str, Any], dict[str, Any]]:
     return entry, details
 
 
+def error_kind(error: str) -> str:
+    """The exception name an error row starts with ("RateLimitError: ..."), else "error"."""
+    head = error.split(":", 1)[0].strip()
+    return head if head.isidentifier() else "error"
+
+
+def _errors_by_kind(answers: list[ScoredAnswer]) -> dict[str, int]:
+    kinds = Counter(error_kind(str(a.row["error"])) for a in answers if a.row.get("error"))
+    return dict(sorted(kinds.items()))
+
+
 def _is_count(family: str) -> bool:
     """Families that ask how many of something (panel_count, n_bars, ...)."""
     return "count" in family or family.startswith("n_")
@@ -182,6 +194,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
         "by_level": by_level,
         "by_family": by_family,
         "errors": counts["n"] - counts["answered"],
+        "errors_by_kind": _errors_by_kind(answers),
         "accuracy": accuracy,
         "priced": price is not None,
         "cost_per_1000_questions": 1000 * cost / counts["n"] if counts["n"] else None,

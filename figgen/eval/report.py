@@ -136,6 +136,14 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for f, e in v["by_family"].items()
         ],
     )
+    errors = _table(
+        ["model", "error", "questions"],
+        [
+            [m, kind, n]
+            for m, v in models.items()
+            for kind, n in v.get("errors_by_kind", {}).items()
+        ],
+    )
     parts = [
         "# figgen evaluation report",
         "",
@@ -150,6 +158,11 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "",
         overview,
         "",
+        *(
+            ["## Errors", "", "Questions that got no reply after every retry.", "", errors, ""]
+            if any(v.get("errors_by_kind") for v in models.values())
+            else []
+        ),
         "## By description level",
         "",
         levels,

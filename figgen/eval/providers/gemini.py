@@ -14,7 +14,7 @@ from figgen.eval.providers.base import (
     register_provider,
     require_sdk,
 )
-from figgen.eval.providers.overflow import says_context_overflow
+from figgen.eval.providers.overflow import says_context_overflow, transient
 
 
 def _config(types: Any, options: dict[str, Any]) -> Any:
@@ -63,7 +63,7 @@ class GeminiProvider(Provider):
 
     def is_retryable(self, error: Exception) -> bool:
         code = self._code(error)
-        return code is not None and (code == 429 or code >= 500)
+        return (code is not None and (code == 429 or code >= 500)) or transient(error)
 
     def is_context_overflow(self, error: Exception) -> bool:
         return self._code(error) in (400, 413) and says_context_overflow(str(error))
