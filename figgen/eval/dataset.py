@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.record import load_record
-from figgen.vqa.item import QAItem
+from figgen.vqa.item import QAItem, read_items
 
 
 @dataclass
@@ -63,16 +62,7 @@ def load_dataset(root: str | Path) -> EvalDataset:
         raise FiggenError(
             f"{qa_path} is missing; pass --data a dataset directory built by figgen build"
         )
-    items: list[QAItem] = []
-    with qa_path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                items.append(QAItem.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, TypeError) as exc:
-                raise FiggenError(f"{qa_path} line {number} is not a QA item ({exc})") from None
-    return EvalDataset(root, items)
+    return EvalDataset(root, list(read_items(qa_path)))
 
 
 def select_items(

@@ -10,6 +10,7 @@ text or LaTeX, ``\\frac``, and numbers given as strings all parse.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import re
@@ -34,19 +35,24 @@ class ParsedAnswer:
 
 _FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _NO_VALUE = object()
+_OBJECT_START = re.compile(r"\{(?=\s*[\"}])")  # where a JSON object can begin
+MAX_OBJECT_STARTS = 1000
+"""Objects tried inside prose; each failed try costs time linear in the reply's length, so
+a reply of garbage braces must not cost quadratic time."""
 
 
 def _json_candidates(text: str) -> list[Any]:
     """Every JSON value found: the whole text, fenced blocks, then objects inside prose."""
     found: list[Any] = []
+    # RecursionError: JSON nested deeper than Python's stack allows is no answer either
     for chunk in [text, *_FENCE.findall(text)]:
-        with contextlib.suppress(json.JSONDecodeError):
+        with contextlib.suppress(json.JSONDecodeError, RecursionError):
             found.append(json.loads(chunk.strip()))
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
+    for match in itertools.islice(_OBJECT_START.finditer(text), MAX_OBJECT_STARTS):
         try:
             value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
         if isinstance(value, dict):
             found.append(value)
