@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from figgen.errors import FiggenError
-
-_KEY_ENV = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
-_KEY_SHAPE = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{8,}|AIza[A-Za-z0-9_\-]{20,})")
-
-
-def redact(text: str) -> str:
-    """Text with any API key (from the environment, or key-shaped) replaced by ``***``."""
-    for name in _KEY_ENV:
-        value = os.environ.get(name)
-        if value and len(value) >= 8:
-            text = text.replace(value, "***")
-    return _KEY_SHAPE.sub("***", text)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from figgen.errors import FiggenError
-from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers, redact
+from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.image import FigureImage
@@ -25,6 +25,7 @@ from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import prompt_text
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
 from figgen.eval.usage import Usage
+from figgen.secrets import redact
 from figgen.vqa.item import QAItem
 
 logger = logging.getLogger(__name__)

@@ -124,6 +124,9 @@ class FaultServer:
 
     plan: Plan
     apis: frozenset[Api] = frozenset({"chat", "responses", "messages", "gemini"})
+    echo_credentials: bool = False
+    """Put the credentials the client sent into every error message, as careless servers do."""
+    credentials: set[str] = field(default_factory=set)
     asked: Counter[str] = field(default_factory=Counter)
     times: dict[str, list[float]] = field(default_factory=dict)
 
@@ -143,22 +146,32 @@ class FaultServer:
                 text, _ = _parts(body)
                 match = QID.search(text)
                 qid = match.group(1) if match else "?"
+                sent = {
+                    value
+                    for name in ("authorization", "x-api-key", "x-goog-api-key")
+                    if (value := self.headers.get(name))
+                }
+                server.credentials |= sent
                 if api is None or api not in server.apis:  # not counted: no API was reached
-                    server._write(self, Send(status("chat", 404)))
+                    server._write(self, Send(status("chat", 404)), sent)
                     return
                 with server._lock:
                     seen = server.asked[qid]
                     server.asked[qid] += 1
                     server.times.setdefault(qid, []).append(time.monotonic())
-                server._write(self, server.plan(api, qid, seen))
+                server._write(self, server.plan(api, qid, seen), sent)
 
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 
-    def _write(self, handler: BaseHTTPRequestHandler, action: Action) -> None:
+    def _write(self, handler: BaseHTTPRequestHandler, action: Action, sent: set[str]) -> None:
         response = action.response
-        payload = json.dumps(response.body).encode()
+        body = response.body
+        if self.echo_credentials and response.status >= 400 and "error" in body:
+            error = {**body["error"], "message": f"{body['error']['message']} (sent {sent})"}
+            body = {**body, "error": error}
+        payload = json.dumps(body).encode()
         if isinstance(action, Send) and action.delay:
             time.sleep(action.delay)
         cut = payload
