@@ -62,7 +62,7 @@ output = 4.0
 
 MODEL = "openai-compatible:fake-vlm"
 INPUT_TOKENS, OUTPUT_TOKENS = 1000, 10
-N_FIGURES = 4
+N_FIGURES = 3
 N_QUESTIONS = 48
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from figgen.config import FigureConfig, config_from_dict, load_config
@@ -175,6 +175,7 @@ config_cases = {
 
 @quick
 @given(**config_cases)
+@example(values={"panels": {"\n": 0.0}}, form="json", junk="")  # a key that broke the line
 def test_config_loader(tmp_path: Path, values: dict[str, Any], form: str, junk: str) -> None:
     _config_property(tmp_path, values, form, junk)
 
