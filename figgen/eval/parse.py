@@ -35,6 +35,9 @@ class ParsedAnswer:
 
 _FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _NO_VALUE = object()
+MAX_REPLY_CHARS = 100_000
+"""Longer replies are rejected unread: a figgen answer is a small JSON object, and a runaway
+model must neither stall the run nor fill the answers file."""
 _OBJECT_START = re.compile(r"\{(?=\s*[\"}])")  # where a JSON object can begin
 MAX_OBJECT_STARTS = 1000
 """Objects tried inside prose; each failed try costs time linear in the reply's length, so
@@ -234,6 +237,9 @@ def parse_reply(text: str | None, item: QAItem) -> ParsedAnswer:
     """Parse a reply to ``item``; a reply that does not fit is rejected, not wrong."""
     if text is None or not text.strip():
         return ParsedAnswer(rejected=True, reason="empty reply")
+    if len(text) > MAX_REPLY_CHARS:
+        reason = f"reply of {len(text):,} characters is longer than the {MAX_REPLY_CHARS:,} read"
+        return ParsedAnswer(rejected=True, reason=reason)
     try:
         value = extract_value(text, item.answer_key)
         if value is _NO_VALUE:

@@ -20,7 +20,7 @@ from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_ans
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.image import FigureImage
-from figgen.eval.parse import ParsedAnswer, parse_reply
+from figgen.eval.parse import MAX_REPLY_CHARS, parse_reply
 from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import prompt_text
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
@@ -30,9 +30,8 @@ from figgen.vqa.item import QAItem
 
 logger = logging.getLogger(__name__)
 
-MAX_REPLY_CHARS = 100_000
-"""Longer replies are rejected unparsed and cut to this length in the answers file (a
-figgen answer is a small JSON object; a runaway model must not fill the disk)."""
+CUT_MARK = " [cut by figgen]"
+"""Ends a stored reply that was longer than ``MAX_REPLY_CHARS`` (so scoring rejects it too)."""
 
 
 @dataclass(frozen=True)
@@ -233,16 +232,10 @@ async def run_questions(
                 tokens_in, tokens_out = estimate.per_question_tokens[item.qid]
                 logger.warning("%s: the reply reports no usage; billing the estimate", item.qid)
             cost = 0.0 if price is None else price.cost(tokens_in, tokens_out)
+            parsed = parse_reply(reply.text, item)
             raw = reply.text
-            if len(raw) > MAX_REPLY_CHARS:
-                parsed = ParsedAnswer(
-                    rejected=True,
-                    reason=f"reply of {len(raw):,} characters is longer than the "
-                    f"{MAX_REPLY_CHARS:,} kept",
-                )
-                raw = raw[:MAX_REPLY_CHARS]
-            else:
-                parsed = parse_reply(raw, item)
+            if len(raw) > MAX_REPLY_CHARS:  # rejected unread; keep its start, marked as cut
+                raw = raw[:MAX_REPLY_CHARS] + CUT_MARK
             row = AnswerRow(
                 qid=item.qid,
                 model=model,

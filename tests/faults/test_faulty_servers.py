@@ -14,13 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from figgen.eval.aggregate import score_rows
 from figgen.eval.answers import latest_rows, read_answers
 from figgen.eval.dataset import load_dataset
 from figgen.eval.estimate import estimate_run
+from figgen.eval.parse import MAX_REPLY_CHARS
 from figgen.eval.prices import PriceTable, load_prices
 from figgen.eval.providers import make_provider, oracle_reply
 from figgen.eval.report import write_report
-from figgen.eval.runner import MAX_REPLY_CHARS, RetryPolicy, RunSummary, run_questions
+from figgen.eval.runner import CUT_MARK, RetryPolicy, RunSummary, run_questions
 from tests.eval.fixtures import items, make_dataset
 
 from .fault_server import (
@@ -140,7 +142,9 @@ def test_every_question_ends_answered_or_with_its_error(
         if qid not in (PERSISTENT, "q008"):
             assert row["parsed"] is not None and not row["rejected"], (qid, row)
     assert rows["q008"]["rejected"] and "longer than" in rows["q008"]["reason"]
-    assert len(rows["q008"]["raw"]) == MAX_REPLY_CHARS
+    assert rows["q008"]["raw"] == rows["q008"]["raw"][:MAX_REPLY_CHARS] + CUT_MARK
+    score = score_rows(load_dataset(data), [rows["q008"]])[0]  # scoring rejects it as well
+    assert score.score is not None and score.score.rejected
     # a reply without usage is billed at the estimate, never at zero
     assert rows["q009"]["usage_estimated"] and rows["q009"]["cost_usd"] > 0
     assert not rows["q000"]["usage_estimated"]
