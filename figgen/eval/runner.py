@@ -2,8 +2,10 @@
 
 Retries (tenacity, exponential backoff with jitter) happen here and only here; providers
 classify errors. A context overflow halves the image and asks again. The budget check runs
-before each question is sent, reserving the larger of its estimate and the costliest
-answer so far, so a run stops before ``max_cost`` would be exceeded.
+before each question is sent: it counts what was spent, the questions in flight at the
+worst bill-to-estimate ratio seen so far, and the next question at the larger of its
+estimate and the costliest answer so far; under a budget the first question goes alone, to
+learn that ratio. So a run stops before ``max_cost`` would be exceeded.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ class _Ledger:
 
     reserved: float = 0.0  # estimated cost of questions in flight
     dearest: float = 0.0  # the costliest answer so far
+    ratio: float = 1.0  # the largest bill / estimate seen: in-flight questions may cost that
+    calibrated: bool = False  # a reply has shown how bills compare with the estimates
     failing: int = 0  # questions failed in a row
     last_error: str = ""
 
@@ -255,6 +259,9 @@ async def run_questions(
             summary.rejected += int(parsed.rejected)
             summary.usage += Usage(tokens_in, tokens_out, cost)
             ledger.dearest = max(ledger.dearest, cost)
+            if reservation > 0:
+                ledger.ratio = max(ledger.ratio, cost / reservation)
+            ledger.calibrated = True
             ledger.failing = 0
         finally:
             ledger.reserved -= reservation
@@ -265,20 +272,28 @@ async def run_questions(
     tasks: list[asyncio.Task[None]] = []
     try:
         for item in pending:
+            # one question first: until a bill shows how far the estimates are off, more in
+            # flight could each cost more than reserved and pass --max-cost together
+            while max_cost is not None and not ledger.calibrated:
+                running = [task for task in tasks if not task.done()]
+                if not running:
+                    break
+                await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             await slots.acquire()
             if ledger.failing >= policy.max_failures_in_a_row or any(
                 task.done() and task.exception() for task in tasks
             ):
                 slots.release()
                 break
-            reservation = max(estimate.per_question_usd.get(item.qid, 0.0), ledger.dearest)
-            projected = summary.usage.cost_usd + ledger.reserved + reservation
+            reservation = estimate.per_question_usd.get(item.qid, 0.0)
+            next_cost = max(reservation, ledger.dearest)
+            projected = summary.usage.cost_usd + ledger.ratio * ledger.reserved + next_cost
             if max_cost is not None and projected > max_cost:
                 slots.release()
                 summary.stopped_for_budget = True
                 announce(
                     f"stopping before --max-cost ${max_cost:.4f}: spent "
-                    f"${summary.usage.cost_usd:.4f}, the next question may cost ${reservation:.4f}"
+                    f"${summary.usage.cost_usd:.4f}, the next question may cost ${next_cost:.4f}"
                 )
                 break
             ledger.reserved += reservation

@@ -40,8 +40,8 @@ from .fault_server import (
 
 ITEMS = {item.qid: item for item in items()}
 PRICES = PriceTable({"m": load_prices().models["gpt-5-mini"]})
-SDK_TIMEOUT = 0.4  # each network read
-CALL_TIMEOUT = 1.0  # a whole call
+SDK_TIMEOUT = 1.5  # each network read (generous: CI machines are loaded)
+CALL_TIMEOUT = 3.0  # a whole call
 POLICY = RetryPolicy(
     attempts=4, initial_wait=0.001, max_wait=0.5, jitter=0.001, call_timeout=CALL_TIMEOUT
 )
@@ -72,8 +72,8 @@ def plan(api: Api, qid: str, seen: int) -> Action:
         "q003": [Truncate(ok)],  # the connection drops before Content-Length is reached
         "q004": [Truncate(ok, honest_length=True)],  # a complete response of cut JSON
         "q005": [Reset(ok)],
-        "q006": [Trickle(ok, chunk=16, interval=0.1)],  # every read in time, the call not
-        "q007": [Send(ok, delay=SDK_TIMEOUT * 2.5)],  # a stall past the read timeout
+        "q006": [Trickle(ok, chunk=16, interval=0.3)],  # every read in time, the call not
+        "q007": [Send(ok, delay=SDK_TIMEOUT * 2)],  # a stall past the read timeout
         PERSISTENT: [Send(status(api, 503))] * 99,
     }
     if qid == "q008":
