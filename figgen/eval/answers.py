@@ -25,6 +25,8 @@ class AnswerRow:
     """The reply reported no usage, so ``usage`` and ``cost_usd`` are the pre-flight estimate."""
     cost_usd: float = 0.0
     image_scale: float = 1.0
+    image_size: list[int] | None = None
+    image_media_type: str | None = None
     latency_s: float | None = None
     attempts: int = 0
     error: str | None = None
