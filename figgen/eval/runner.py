@@ -2,10 +2,11 @@
 
 Retries (tenacity, exponential backoff with jitter) happen here and only here; providers
 classify errors. A context overflow halves the image and asks again. The budget check runs
-before each question is sent: it counts what was spent, the questions in flight at the
-worst bill-to-estimate ratio seen so far, and the next question at the larger of its
-estimate and the costliest answer so far; under a budget the first question goes alone, to
-learn that ratio. So a run stops before ``max_cost`` would be exceeded.
+before each question is sent: it counts what was spent, each question in flight at the
+worst bill-to-estimate ratio seen so far (and at least the costliest answer so far), and
+the next question at the larger of its estimate and the costliest answer so far; under a
+budget the first question goes alone, to learn that ratio. So a run stops before
+``max_cost`` would be exceeded.
 """
 
 from __future__ import annotations
@@ -81,10 +82,16 @@ class _FatalError(Exception):
 class _Ledger:
     """Running state shared by the dispatcher and the questions in flight."""
 
-    reserved: float = 0.0  # estimated cost of questions in flight
+    in_flight: dict[str, float] = field(default_factory=dict)  # qid -> its estimated cost
     dearest: float = 0.0  # the costliest answer so far
-    ratio: float = 1.0  # the largest bill / estimate seen: in-flight questions may cost that
+    ratio: float = 1.0  # the largest bill / estimate seen
     calibrated: bool = False  # a reply has shown how bills compare with the estimates
+
+    def committed(self) -> float:
+        """What the questions in flight may still cost: each at the worst ratio seen, and at
+        least the costliest answer so far."""
+        return sum(max(cost * self.ratio, self.dearest) for cost in self.in_flight.values())
+
     failing: int = 0  # questions failed in a row
     last_error: str = ""
 
@@ -317,7 +324,7 @@ async def run_questions(
             ledger.calibrated = True
             ledger.failing = 0
         finally:
-            ledger.reserved -= reservation
+            ledger.in_flight.pop(item.qid, None)
             slots.release()
             bar.update(1)
             bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
@@ -350,7 +357,7 @@ async def run_questions(
                 break
             reservation = estimate.per_question_usd.get(item.qid, 0.0)
             next_cost = max(reservation, ledger.dearest)
-            projected = summary.usage.cost_usd + ledger.ratio * ledger.reserved + next_cost
+            projected = summary.usage.cost_usd + ledger.committed() + next_cost
             if max_cost is not None and projected > max_cost:
                 slots.release()
                 summary.stopped_for_budget = True
@@ -359,7 +366,7 @@ async def run_questions(
                     f"${summary.usage.cost_usd:.4f}, the next question may cost ${next_cost:.4f}"
                 )
                 break
-            ledger.reserved += reservation
+            ledger.in_flight[item.qid] = reservation
             summary.asked += 1
             tasks.append(asyncio.create_task(ask_one(item, reservation)))
         results = await asyncio.gather(*tasks, return_exceptions=True)

@@ -66,9 +66,10 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
     "string_list": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
     "choice_list": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-    "integer_pair": lambda v: isinstance(v, list) and len(v) == 2,
-    "number_pair": lambda v: isinstance(v, list) and len(v) == 2,
-    "number_list": lambda v: isinstance(v, list),
+    # a pair of the wrong length is a readable answer that scores wrong, not a rejection
+    "integer_pair": lambda v: isinstance(v, list) and all(_TYPES["integer"](x) for x in v),
+    "number_pair": lambda v: isinstance(v, list) and all(_TYPES["number"](x) for x in v),
+    "number_list": lambda v: isinstance(v, list) and all(_TYPES["number"](x) for x in v),
 }
 
 
