@@ -15,6 +15,8 @@ from figgen.corpora.cli import app as corpora_app
 from figgen.errors import FiggenError
 from figgen.eval.cli import app as eval_app
 from figgen.export.cli import register as register_export_commands
+from figgen.multichart.cli import app as multichart_app
+from figgen.perturb.cli import register as register_perturb_commands
 from figgen.vqa.cli import register as register_qa_commands
 
 app = typer.Typer(
@@ -26,8 +28,10 @@ app = typer.Typer(
 )
 app.add_typer(eval_app, name="eval")
 app.add_typer(corpora_app, name="corpora")
+app.add_typer(multichart_app, name="multichart")
 register_qa_commands(app)
 register_export_commands(app)
+register_perturb_commands(app)
 
 
 class OutputFormat(StrEnum):

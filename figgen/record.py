@@ -37,6 +37,11 @@ ElementKind = Literal[
     "point",
     "contour_level",
     "contour_band",
+    "wedge",
+    "wedge_label",
+    "table_header",
+    "row_label",
+    "table_cell",
 ]
 
 TEXT_KINDS: frozenset[str] = frozenset(
@@ -50,9 +55,19 @@ TEXT_KINDS: frozenset[str] = frozenset(
         "colorbar_label",
         "colorbar_tick_label",
         "legend_entry",
+        "wedge_label",
+        "table_header",
+        "row_label",
+        "table_cell",
     }
 )
 """Kinds whose element carries a ``text`` field."""
+
+MARK_TEXT_KINDS: frozenset[str] = frozenset(
+    {"wedge_label", "table_header", "row_label", "table_cell"}
+)
+"""Texts a kind draws inside its plot area as part of the data (pie labels, table cells): they
+carry ``text`` but are placed by the kind, so overlap repair leaves them alone."""
 
 LAYOUT_KINDS: frozenset[str] = frozenset({"figure", "panel", "legend", "colorbar"})
 """Kinds that frame the figure; every other non-text kind is a data mark."""

@@ -255,12 +255,19 @@ def build_metrics(
     """metrics.json for every model in ``rows``, and the scored answers behind it."""
     by_model: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
-        by_model.setdefault(str(row.get("model")), []).append(row)
+        by_model.setdefault(run_label(row), []).append(row)
     scored = {model: score_rows(dataset, model_rows) for model, model_rows in by_model.items()}
     metrics = {
         "models": {
-            model: model_metrics(answers, model, prices) for model, answers in scored.items()
+            label: model_metrics(answers, str(by_model[label][0].get("model")), prices)
+            for label, answers in scored.items()
         },
         "price_table_as_of": prices.as_of,
     }
     return metrics, scored
+
+
+def run_label(row: dict[str, Any]) -> str:
+    """The model, with the prompt mode beside it when that is not plain: "oracle [grounded]"."""
+    mode = row.get("prompt", "plain")
+    return str(row.get("model")) if mode == "plain" else f"{row.get('model')} [{mode}]"

@@ -30,6 +30,7 @@ class AnswerRow:
     latency_s: float | None = None
     attempts: int = 0
     error: str | None = None
+    prompt: str = "plain"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,13 +63,19 @@ def latest_rows(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return best
 
 
-def answered_qids(rows: list[dict[str, Any]], model: str) -> set[str]:
-    """Questions that already have a reply; refuses a file holding another model's answers."""
+def answered_qids(rows: list[dict[str, Any]], model: str, prompt: str = "plain") -> set[str]:
+    """Questions that already have a reply; refuses a file of another model or prompt mode."""
     models = {row.get("model") for row in rows}
     others = models - {model}
     if others:
         raise FiggenError(
             f"the answers file holds answers of {sorted(map(str, others))[0]}, not {model}; "
+            "use another --out"
+        )
+    modes = {row.get("prompt", "plain") for row in rows} - {prompt}
+    if modes:
+        raise FiggenError(
+            f"the answers file holds {sorted(map(str, modes))[0]} answers, not {prompt}; "
             "use another --out"
         )
     return {row["qid"] for row in rows if row.get("error") is None}

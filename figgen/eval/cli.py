@@ -72,6 +72,13 @@ def run(
         float, typer.Option(help="Seconds one call may take in all before it is retried.")
     ] = 600.0,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+    prompt: Annotated[
+        str,
+        typer.Option(
+            help="plain, grounded (answer + evidence boxes) or pointed (answer + points); "
+            "grounded and pointed ask only questions with evidence to locate."
+        ),
+    ] = "plain",
     image_format: Annotated[
         str, typer.Option(help="png (lossless), or jpeg / webp at --image-quality.")
     ] = "png",
@@ -87,18 +94,27 @@ def run(
 
     from figgen.errors import FiggenError
     from figgen.eval.dataset import load_dataset, select_items
+    from figgen.eval.grounding import prompt_mode
     from figgen.eval.prepare import ImagePreparer
     from figgen.eval.prices import load_prices
+    from figgen.eval.prompt import locatable
     from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
     from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
 
+    mode = prompt_mode(prompt)
     options = dict(parse_option(text) for text in option or [])
     provider_name, _ = split_model(model)
     table = load_prices(prices)
     dataset = load_dataset(data)
-    items = select_items(
-        dataset.items, levels=_levels(levels), families=_split(families) or None, limit=limit
-    )
+    chosen = select_items(dataset.items, levels=_levels(levels), families=_split(families) or None)
+    items = [
+        item
+        for item in chosen
+        if mode == "plain" or locatable(item, dataset.record(item.figure_id), mode)
+    ]
+    if len(items) < len(chosen):
+        typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")
+    items = items if limit is None else items[:limit]
     offline = provider_name in ("mock", "oracle", "chance")
     factory_args: dict[str, object] = {}
     if provider_name == "mock" and "script" in options:
@@ -128,7 +144,7 @@ def run(
         if max_image_side is not None:
             limits = replace(limits, max_long_side=max_image_side)
         images = ImagePreparer(
-            dataset.image_path,
+            dataset.image_source,
             limits,
             image_format=fmt,
             quality=image_quality,
@@ -148,6 +164,7 @@ def run(
             progress=progress,
             announce=typer.echo,
             free=offline,
+            mode=mode,
             images=images,
         )
 
@@ -183,6 +200,39 @@ def score(
             f"${values['cost_usd']:.4f}"
         )
     typer.echo(f"report: {out / 'report.md'}")
+
+
+@app.command("robustness")
+def robustness(
+    data: Annotated[Path, typer.Option(help="The clean dataset the perturbed sets copy.")],
+    clean: Annotated[Path, typer.Option(help="Answers to the clean dataset.")],
+    perturbed: Annotated[
+        list[str],
+        typer.Option(help="NAME=ANSWERS.jsonl: answers to one perturbed copy (repeatable)."),
+    ],
+    out: Annotated[Path, typer.Option(help="Report directory.")],
+) -> None:
+    """Accuracy deltas per perturbation against the clean set, per level and family, paired."""
+    from figgen.errors import FiggenError
+    from figgen.eval.dataset import load_dataset
+    from figgen.eval.robustness import write_robustness
+
+    files: dict[str, str | Path] = {}
+    for text in perturbed:
+        name, sep, path = text.partition("=")
+        if not sep or not name.strip() or not path.strip():
+            raise FiggenError(f"--perturbed {text!r} is not NAME=ANSWERS.jsonl")
+        files[name.strip()] = Path(path.strip())
+    metrics = write_robustness(load_dataset(data), clean, files, out)
+    for model, runs in metrics["models"].items():
+        for name, entry in runs.items():
+            delta = entry["delta"]
+            typer.echo(
+                f"{model} {name}: paired {entry['paired']}, delta "
+                f"{'n/a' if delta is None else f'{delta:+.3f}'} "
+                f"(lost {entry['lost']}, gained {entry['gained']})"
+            )
+    typer.echo(f"report: {out / 'robustness.md'}")
 
 
 @app.command("providers")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,8 @@ class EvalDataset:
 
     root: Path
     items: list[QAItem]
+    image_sets: dict[str, list[str]] = field(default_factory=dict)
+    """Several images per "figure" (a multi-chart set and mode), from ``image_sets.json``."""
     _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _kinds: dict[tuple[str, int | None], str] = field(default_factory=dict, repr=False)
 
@@ -39,6 +42,28 @@ class EvalDataset:
         if not path.is_file():
             raise FiggenError(f"image {path} is missing; rebuild the dataset with figgen build")
         return path
+
+    def image_keys(self, figure_id: str) -> list[str]:
+        """The images a question about ``figure_id`` is sent with, in order, as keys for
+        :meth:`image_source`: the figure itself, or each file of its image set."""
+        return list(self.image_sets.get(figure_id, [figure_id]))
+
+    def image_source(self, key: str) -> Path:
+        """The file of an image key (a figure id, or a file named by an image set)."""
+        if key not in self._set_files:
+            return self.image_path(key)
+        path = self.root / key
+        if not path.is_file():
+            raise FiggenError(f"image {path} is missing; rebuild the dataset")
+        return path
+
+    def image_paths(self, figure_id: str) -> list[Path]:
+        """Every image a question about ``figure_id`` is sent with, in order."""
+        return [self.image_source(key) for key in self.image_keys(figure_id)]
+
+    @property
+    def _set_files(self) -> set[str]:
+        return {name for names in self.image_sets.values() for name in names}
 
     def n_panels(self, figure_id: str) -> int | None:
         record = self.record(figure_id)
@@ -69,7 +94,10 @@ def load_dataset(root: str | Path) -> EvalDataset:
         raise FiggenError(
             f"{qa_path} is missing; pass --data a dataset directory built by figgen build"
         )
-    return EvalDataset(root, list(read_items(qa_path)))
+    items = list(read_items(qa_path))
+    sets_path = root / "image_sets.json"
+    image_sets = json.loads(sets_path.read_text(encoding="utf-8")) if sets_path.is_file() else {}
+    return EvalDataset(root, items, image_sets)
 
 
 def select_items(

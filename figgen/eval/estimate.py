@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.grounding import PromptMode, with_mode
 from figgen.eval.prices import ModelPrice
 from figgen.eval.prompt import prompt_text
 from figgen.eval.tokens import OUTPUT_TOKENS_ESTIMATE, ImageRule, image_tokens, text_tokens
@@ -34,14 +35,17 @@ class Estimate:
         )
 
 
-def _image_size(dataset: EvalDataset, figure_id: str) -> tuple[int, int]:
+def _image_sizes(dataset: EvalDataset, figure_id: str) -> list[tuple[int, int]]:
     record = dataset.record(figure_id)
     if record is not None and "width" in record.get("image", {}):
-        return int(record["image"]["width"]), int(record["image"]["height"])
+        return [(int(record["image"]["width"]), int(record["image"]["height"]))]
     from PIL import Image
 
-    with Image.open(dataset.image_path(figure_id)) as img:
-        return img.size
+    sizes = []
+    for path in dataset.image_paths(figure_id):
+        with Image.open(path) as img:
+            sizes.append(img.size)
+    return sizes
 
 
 def estimate_run(
@@ -51,15 +55,19 @@ def estimate_run(
     image_rule: ImageRule,
     price: ModelPrice | None,
     output_tokens: int = OUTPUT_TOKENS_ESTIMATE,
+    mode: PromptMode = "plain",
 ) -> Estimate:
     """Estimate tokens by the provider's image rule plus ~4 characters per text token."""
     estimate = Estimate(n=len(items), cost_usd=None if price is None else 0.0)
-    sizes: dict[str, tuple[int, int]] = {}
+    sizes: dict[str, list[tuple[int, int]]] = {}
     for item in items:
         if item.figure_id not in sizes:
-            sizes[item.figure_id] = _image_size(dataset, item.figure_id)
-        width, height = sizes[item.figure_id]
-        n_in = text_tokens(prompt_text(item)) + image_tokens(image_rule, width, height)
+            sizes[item.figure_id] = _image_sizes(dataset, item.figure_id)
+        width, height = sizes[item.figure_id][0]
+        text = with_mode(prompt_text(item), mode, width, height)
+        n_in = text_tokens(text) + sum(
+            image_tokens(image_rule, width, height) for width, height in sizes[item.figure_id]
+        )
         estimate.input_tokens += n_in
         estimate.output_tokens += output_tokens
         estimate.per_question_tokens[item.qid] = (n_in, output_tokens)

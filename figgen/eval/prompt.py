@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from figgen.errors import FiggenError
+from figgen.eval.evidence import evidence_target
+from figgen.eval.grounding import PromptMode, with_mode
+from figgen.eval.image import FigureImage
+from figgen.eval.providers.base import Prompt
 from figgen.vqa.item import AnswerType, QAItem
 
 _SHAPES: dict[str, str] = {
@@ -49,3 +55,36 @@ def prompt_text(item: QAItem) -> str:
     """
     question = item.question.strip()
     return question if states_format(item) else f"{question}\n\n{format_instruction(item)}"
+
+
+def build_prompt(
+    item: QAItem,
+    image: FigureImage,
+    *,
+    mode: PromptMode = "plain",
+    record: dict[str, Any] | None = None,
+    more: tuple[FigureImage, ...] = (),
+) -> Prompt:
+    """The prompt for ``item`` about ``image`` (then ``more``) in ``mode``.
+
+    ``record`` supplies the evidence of a grounded or pointed prompt, which is asked of single
+    images only.
+    """
+    text = prompt_text(item)
+    if mode == "plain":
+        return Prompt(text, image, item, more)
+    if more:
+        raise FiggenError(f"{item.qid}: a {mode} prompt is asked of one image; use --prompt plain")
+    target = None if record is None else evidence_target(record, item)
+    evidence = None if target is None else target.in_image(image.width, image.height)
+    return Prompt(
+        with_mode(text, mode, image.width, image.height), image, item, mode=mode, evidence=evidence
+    )
+
+
+def locatable(item: QAItem, record: dict[str, Any] | None, mode: PromptMode) -> bool:
+    """Whether ``item`` can be scored in ``mode``: it has evidence boxes (and points)."""
+    if mode == "plain":
+        return True
+    target = None if record is None else evidence_target(record, item)
+    return target is not None and (mode == "grounded" or bool(target.points))

@@ -11,9 +11,11 @@ from figgen.errors import FiggenError
 from figgen.eval.aggregate import ScoredAnswer, build_metrics
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
 from figgen.store import atomic_write_text
+from figgen.vqa.families import PLOT_TYPE, PLOT_TYPES
 
 
 def _cell(value: Any) -> str:
@@ -89,7 +91,7 @@ def _plots(
     )
     cer_families = sorted(f for f, item in families.items() if item.metric in ("cer", "cer_list"))
     # the families that ask for a plot kind (count_kind asks for a count; it is not one)
-    type_families = sorted(f for f in families if f.startswith("plot_type"))
+    type_families = sorted(f for f in families if f in (PLOT_TYPE.name, PLOT_TYPES.name))
     plots: list[Plot | None] = [count_plot(f, metrics, out_dir) for f in count_families]
     plots.append(
         per_panel_plot(
@@ -278,11 +280,17 @@ def write_report(
     if not rows:
         raise FiggenError("the answers files hold no answers; run figgen eval run first")
     metrics, scored = build_metrics(dataset, rows, prices)
+    grounding = grounding_metrics(dataset, scored)
+    if grounding is not None:
+        metrics["grounding"] = grounding
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plots = _plots(metrics["models"], scored, out)
     atomic_write_text(
         out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False) + "\n"
     )
-    atomic_write_text(out / "report.md", render_markdown(metrics, plots))
+    markdown = render_markdown(metrics, plots)
+    if grounding is not None:
+        markdown += "\n" + grounding_markdown(grounding)
+    atomic_write_text(out / "report.md", markdown)
     return metrics

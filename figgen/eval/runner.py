@@ -15,7 +15,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,11 +23,12 @@ from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
+from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
 from figgen.eval.parse import MAX_REPLY_CHARS, parse_reply
 from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import ModelPrice, PriceTable
-from figgen.eval.prompt import prompt_text
+from figgen.eval.prompt import build_prompt
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
 from figgen.eval.usage import Usage
 from figgen.secrets import redact
@@ -114,12 +115,17 @@ async def ask_with_retries(
     config: AskConfig,
     policy: RetryPolicy,
     shrink: Shrink = _halve,
-) -> tuple[Reply, FigureImage, int, float]:
-    """The reply, the image that fit, the number of calls made, and the last call's latency.
+    shrink_more: Sequence[Shrink] | None = None,
+) -> tuple[Reply, Prompt, int, float]:
+    """The reply, the prompt whose images fit, the number of calls made, and the last call's
+    latency.
 
-    The latency is timed around the provider call alone: preparing images, waiting for a
-    slot and backing off are not in it.
+    A prompt refused as too long is sent again with every image smaller (``shrink`` for the
+    first, ``shrink_more`` for the others, halving by default). The latency is timed around
+    the provider call alone: preparing images, waiting for a slot and backing off are not in it.
     """
+    if shrink_more is None:
+        shrink_more = [_halve] * len(prompt.more_images)
     from tenacity import (
         AsyncRetrying,
         RetryCallState,
@@ -162,7 +168,7 @@ async def ask_with_retries(
                         raise CallTimeout(
                             f"no complete reply within {limit:g} s" if limit else str(exc)
                         ) from None
-                    return reply, prompt.image, calls, time.monotonic() - started
+                    return reply, prompt, calls, time.monotonic() - started
         except Exception as exc:
             image = prompt.image
             if not provider.is_context_overflow(exc):
@@ -172,7 +178,12 @@ async def ask_with_retries(
                 if min(image.width, image.height) >= 2 * policy.min_image_side
                 else None
             )
-            if smaller is None:
+            more = []
+            for extra, shrink_extra in zip(prompt.more_images, shrink_more, strict=True):
+                if smaller is None:
+                    break
+                more.append(await shrink_extra(extra))
+            if smaller is None or any(m is None for m in more):
                 raise
             logger.info(
                 "%s: too long at %dx%d px; trying %dx%d",
@@ -182,14 +193,14 @@ async def ask_with_retries(
                 smaller.width,
                 smaller.height,
             )
-            prompt = Prompt(prompt.text, smaller, prompt.item)
+            prompt = prompt.with_images(smaller, tuple(m for m in more if m))
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def _prefetch(images: ImagePreparer, figure_id: str) -> object:
-    """Prepare a figure's image ahead of its questions; a failure shows when they ask."""
+async def _prefetch(images: ImagePreparer, keys: list[str]) -> object:
+    """Prepare a figure's images ahead of its questions; a failure shows when they ask."""
     try:
-        return await images.image(figure_id)
+        return [await images.image(key) for key in keys]
     except Exception:  # noqa: BLE001  (reported when the figure's questions run)
         return None
 
@@ -210,13 +221,15 @@ async def run_questions(
     announce: Callable[[str], None] = logger.info,
     free: bool = False,
     images: ImagePreparer | None = None,
+    mode: PromptMode = "plain",
 ) -> RunSummary:
     """Ask every item not yet answered in ``out``; append one row per question as it finishes.
 
     ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
     ``free`` marks providers that cost nothing (offline ones). ``images`` prepares the
     figures (by default PNG within the provider's ``image_limits``); the scales that fitted
-    in an earlier run of the same answers file are remembered.
+    in an earlier run of the same answers file are remembered. ``mode`` asks for the answer
+    alone (``plain``) or with the boxes (``grounded``) or points (``pointed``) of its evidence.
     """
     config = config or AskConfig()
     policy = policy or RetryPolicy()
@@ -224,14 +237,16 @@ async def run_questions(
         raise FiggenError("--concurrency must be at least 1")
     if images is None:
         images = ImagePreparer(
-            dataset.image_path, provider.image_limits, min_side=policy.min_image_side
+            dataset.image_source, provider.image_limits, min_side=policy.min_image_side
         )
     previous = read_answers(out)
-    done = answered_qids(previous, model)
+    done = answered_qids(previous, model, mode)
     figure_of = {item.qid: item.figure_id for item in dataset.items}
     for row in previous:
         if row.get("error") is None and row["qid"] in figure_of:
-            images.remember(figure_of[row["qid"]], float(row.get("image_scale") or 1.0))
+            figure = figure_of[row["qid"]]
+            for key in {figure, *dataset.image_keys(figure)}:
+                images.remember(key, float(row.get("image_scale") or 1.0))
     pending = [item for item in items if item.qid not in done]
     summary = RunSummary(skipped=len(items) - len(pending))
     price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
@@ -242,7 +257,9 @@ async def run_questions(
                 f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
             )
         logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
-    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    estimate = estimate_run(
+        dataset, pending, image_rule=provider.image_rule, price=price, mode=mode
+    )
     summary.estimate = estimate
     announce(estimate.describe(model))
     if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
@@ -263,18 +280,27 @@ async def run_questions(
 
     async def ask_one(item: QAItem, reservation: float) -> None:
         try:
+            record = dataset.record(item.figure_id) if mode != "plain" else None
             started = time.monotonic()
             try:
+                # a multi-chart question sends several images, each prepared under its own key
+                keys = dataset.image_keys(item.figure_id)
                 async with prepared.turn(item.figure_id):
-                    prompt = Prompt(prompt_text(item), await prepared.image(item.figure_id), item)
-                    reply, image, calls, latency = await ask_with_retries(
+                    first, *more = [await prepared.image(key) for key in keys]
+                    shrinks = [functools.partial(prepared.smaller, key) for key in keys]
+                    prompt = build_prompt(item, first, mode=mode, record=record, more=tuple(more))
+                    reply, sent, calls, latency = await ask_with_retries(
                         provider,
                         prompt,
                         config,
                         policy,
-                        functools.partial(prepared.smaller, item.figure_id),
+                        shrinks[0],
+                        shrinks[1:],
                     )
-                    prepared.remember(item.figure_id, image.scale)
+                    for key, fitted in zip(keys, sent.images, strict=True):
+                        prepared.remember(key, fitted.scale)
+                    prepared.remember(item.figure_id, sent.image.scale)
+                image = sent.image
             except FiggenError:
                 raise
             except Exception as exc:
@@ -286,7 +312,14 @@ async def run_questions(
                 logger.warning("%s failed: %s", item.qid, ledger.last_error)
                 latency_s = time.monotonic() - started
                 writer.write(
-                    AnswerRow(item.qid, model, None, error=ledger.last_error, latency_s=latency_s)
+                    AnswerRow(
+                        item.qid,
+                        model,
+                        None,
+                        error=ledger.last_error,
+                        latency_s=latency_s,
+                        prompt=mode,
+                    )
                 )
                 return
             tokens_in, tokens_out = reply.input_tokens, reply.output_tokens
@@ -311,6 +344,7 @@ async def run_questions(
                 image_scale=image.scale,
                 image_size=[image.width, image.height],
                 image_media_type=image.media_type,
+                prompt=mode,
                 latency_s=round(latency, 4),
                 attempts=calls,
             )
@@ -341,7 +375,8 @@ async def run_questions(
                 current_figure = item.figure_id
                 following = next(upcoming, None)
                 if following is not None:
-                    ahead.append(asyncio.create_task(_prefetch(prepared, following)))
+                    keys = dataset.image_keys(following)
+                    ahead.append(asyncio.create_task(_prefetch(prepared, keys)))
             # one question first: until a bill shows how far the estimates are off, more in
             # flight could each cost more than reserved and pass --max-cost together
             while max_cost is not None and not ledger.calibrated:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from figgen.eval.metrics import (
+    RELAXED_TOLERANCE,
     cer,
     cer_list,
     exact_match,
@@ -53,10 +54,10 @@ def _ssmape(prediction: Any, truth: Any) -> float:
     return sum(values) / len(values)
 
 
-def _relaxed(prediction: Any, truth: Any) -> bool:
+def _relaxed(prediction: Any, truth: Any, tolerance: float = RELAXED_TOLERANCE) -> bool:
     preds, truths = _numbers(prediction), _numbers(truth)
     return len(preds) == len(truths) and all(
-        relaxed_match(p, t) for p, t in zip(preds, truths, strict=True)
+        relaxed_match(p, t, tolerance) for p, t in zip(preds, truths, strict=True)
     )
 
 
@@ -74,6 +75,9 @@ def score_value(metric: Metric, prediction: Any, truth: Any) -> Score:
         return Score(metric, float(ok), ok)
     if metric == "relaxed_5pct":
         ok = _relaxed(prediction, truth)
+        return Score(metric, float(ok), ok)
+    if metric == "relative_1pct":
+        ok = _relaxed(prediction, truth, 0.01)
         return Score(metric, float(ok), ok)
     if metric == "ssmape":
         value = _ssmape(prediction, truth)

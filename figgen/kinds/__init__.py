@@ -15,7 +15,7 @@ from figgen.kinds.base import (
 # Registration order is the order of kind lists and choices everywhere (the core paper's four
 # kinds first, so default builds keep their bytes).
 # isort: off
-from figgen.kinds import line, histogram, scatter, contour, bar  # noqa: E402, F401
+from figgen.kinds import line, histogram, scatter, contour, bar, pie, table  # noqa: E402, F401
 # isort: on
 
 __all__ = [

@@ -42,6 +42,8 @@ class Mark:
     series: int | None = None
     item: int | None = None
     axis: str | None = None
+    text: str | None = None
+    """The string drawn, for marks that are text (table cells, pie labels)."""
 
 
 MarkProbe = Callable[[RendererBase], list[Mark]]

@@ -294,7 +294,13 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
             panel,
             f"in {loc}, what is the y value of {name} at x = {quoted}?",
             round_sig(ys[middle]),
-            evidence=evidence,
+            # the series' line and the marker drawn at the asked x
+            evidence=ctx.element_ids(index, "line", series=s)
+            + [
+                int(e["id"])
+                for e in ctx.elements(index, "marker")
+                if e.get("series") == s and e.get("item") == middle
+            ],
         )
     all_x = [float(v) for series in data["series"] for v in series["x"]]
     range_question(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))

@@ -64,12 +64,13 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
         panel_box = to_pixels(ax.bbox, height)
         out.add("panel", i, panel_box)
         out.text("title", i, ax.title, renderer)
-        out.text("xlabel", i, ax.xaxis.label, renderer)
-        out.text("ylabel", i, ax.yaxis.label, renderer)
-        out.tick_labels("xtick_label", i, ax.xaxis, renderer)
-        out.tick_labels("ytick_label", i, ax.yaxis, renderer)
-        out.text("offset_text", i, ax.xaxis.get_offset_text(), renderer, axis="x")
-        out.text("offset_text", i, ax.yaxis.get_offset_text(), renderer, axis="y")
+        if ax.axison:  # pies and tables draw no axes (nor axis labels)
+            out.text("xlabel", i, ax.xaxis.label, renderer)
+            out.text("ylabel", i, ax.yaxis.label, renderer)
+            out.tick_labels("xtick_label", i, ax.xaxis, renderer)
+            out.tick_labels("ytick_label", i, ax.yaxis, renderer)
+            out.text("offset_text", i, ax.xaxis.get_offset_text(), renderer, axis="x")
+            out.text("offset_text", i, ax.yaxis.get_offset_text(), renderer, axis="y")
         legend = ax.get_legend()
         if legend is not None:
             out.add("legend", i, to_pixels(legend.get_window_extent(renderer), height))
@@ -102,5 +103,6 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
                     series=mark.series,
                     item=mark.item,
                     axis=mark.axis,
+                    text=mark.text,
                 )
     return Measured(out.elements, out.colorbar_ids)

@@ -34,6 +34,7 @@ Metric = Literal[
     "exact",  # equality after normalisation (case-insensitive strings, ints, lists in order)
     "exact_set",  # the same set of values, order irrelevant
     "relaxed_5pct",  # |pred - gt| <= 5% of |gt| (per element for pairs)
+    "relative_1pct",  # |pred - gt| <= 1% of |gt| (LongChart's numeric criterion)
     "ssmape",  # signed SMAPE 2(pred-gt)/(|pred|+|gt|); reported as mean |.| and bias
     "cer",  # character error rate of one string (LaTeX-normalised)
     "cer_list",  # CER of two lists aligned by minimum total edit distance

@@ -30,11 +30,29 @@ LINEARITY_CHOICES = ["linear", "nonlinear"]
 TREND_CHOICES = ["increasing", "decreasing"]
 
 
+def _extreme_marks(ctx: FigureContext, evidence: list[int], pick: Any) -> list[int]:
+    """The marks among ``evidence`` holding the ``pick`` (min or max) y value; all of
+    ``evidence`` when none of it is a mark with a value (a line drawn without markers)."""
+    wanted = set(evidence)
+    marks = [e for e in ctx.record["elements"] if e["id"] in wanted and e.get("value")]
+    if not marks:
+        return evidence
+    extreme = pick(float(e["value"][1]) for e in marks)
+    return [int(e["id"]) for e in marks if float(e["value"][1]) == extreme]
+
+
 def stats_questions(
     ctx: FigureContext, panel: dict[str, Any], what: str, ys: list[float], evidence: list[int]
 ) -> None:
-    """Mean, median, smallest and largest y of ``what`` (e.g. "the plotted points")."""
+    """Mean, median, smallest and largest y of ``what`` (e.g. "the plotted points").
+
+    The smallest and largest point to the mark(s) holding them, so they can be pointed at.
+    """
     loc = ctx.location(panel)
+    extremes = {
+        MIN_Y.name: _extreme_marks(ctx, evidence, min),
+        MAX_Y.name: _extreme_marks(ctx, evidence, max),
+    }
     for family, word, value in (
         (MEAN_Y, "mean", statistics.fmean(ys)),
         (MEDIAN_Y, "median", statistics.median(ys)),
@@ -46,7 +64,7 @@ def stats_questions(
             panel,
             f"in {loc}, what is the {word} y value of {what}?",
             round_sig(value),
-            evidence=evidence,
+            evidence=extremes.get(family.name, evidence),
         )
 
 

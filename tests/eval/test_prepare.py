@@ -213,7 +213,8 @@ def test_jpeg_is_sent_as_jpeg_and_recorded(dataset_dir: Path, tmp_path: Path) ->
         )
         assert result.exit_code == 0, result.output
     for request in server.requests:
-        url = request.body["messages"][0]["content"][1]["image_url"]["url"]
+        content = request.body["messages"][0]["content"]
+        url = next(part for part in content if part["type"] == "image_url")["image_url"]["url"]
         header, data = url.split(",", 1)
         assert header == "data:image/jpeg;base64"
         assert media_type_of(base64.b64decode(data)) == "image/jpeg"
@@ -293,3 +294,20 @@ def test_a_format_the_provider_refuses_is_a_one_line_error(tmp_path: Path) -> No
             ImageLimits(formats=frozenset({"image/png"})),
             image_format="webp",
         )
+
+
+def test_a_remembered_scale_wins_over_refusals_but_not_over_limits(tmp_path: Path) -> None:
+    images = _preparer(
+        tmp_path, {"a": (1000, 1000), "b": (1000, 1000)}, limits=ImageLimits(max_long_side=500)
+    )
+    images.remember("a", 1.0)  # an earlier run sent it whole; this one allows 500 px
+    images.remember("b", 0.5)
+
+    async def go() -> None:
+        assert (await images.image("a")).width == 500
+        refused = await images.image("b")
+        await images.smaller("b", refused)  # 500 x 500 refused once (a longer question)
+        assert (await images.image("a")).width == 500  # a's own fit stands
+        assert images.first_scale(1000, 1000) == 0.25  # an unknown figure starts lower
+
+    asyncio.run(go())

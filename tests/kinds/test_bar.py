@@ -47,8 +47,8 @@ def test_the_default_mix_never_draws_bars() -> None:
 
 
 def test_bar_weights_and_modes_are_checked() -> None:
-    with pytest.raises(ConfigError, match="unknown plot kind 'pie'; known: line"):
-        config_from_dict({"kinds": {"pie": 1.0}})
+    with pytest.raises(ConfigError, match="unknown plot kind 'radar'; known: line"):
+        config_from_dict({"kinds": {"radar": 1.0}})
     with pytest.raises(ConfigError, match="unknown bar mode 'radial'"):
         config_from_dict({"bar": {"mode": {"radial": 1.0}}})
 

@@ -38,18 +38,22 @@ class AnthropicProvider(Provider):
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         options = dict(config.options)
         max_tokens = options.pop("max_tokens", DEFAULT_MAX_TOKENS)
-        image = {
-            "type": "image",
-            "source": {
-                "type": "base64",
-                "media_type": prompt.image.media_type,
-                "data": prompt.image.base64(),
-            },
-        }
+        content: list[dict[str, Any]] = [
+            {
+                "type": "image",
+                "source": {
+                    "type": "base64",
+                    "media_type": image.media_type,
+                    "data": image.base64(),
+                },
+            }
+            for image in prompt.images
+        ]
+        content.append({"type": "text", "text": prompt.text})
         message = await self._client.messages.create(
             model=self.model,
             max_tokens=max_tokens,
-            messages=[{"role": "user", "content": [image, {"type": "text", "text": prompt.text}]}],
+            messages=[{"role": "user", "content": content}],
             **options,
         )
         text = "".join(block.text for block in message.content if block.type == "text")

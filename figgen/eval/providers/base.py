@@ -7,11 +7,13 @@ import importlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.eval.evidence import EvidenceTarget
+from figgen.eval.grounding import PromptMode, mode_instruction
 from figgen.eval.image import FigureImage, ImageLimits
 from figgen.eval.tokens import ImageRule
 from figgen.vqa.item import QAItem
@@ -19,15 +21,43 @@ from figgen.vqa.item import QAItem
 
 @dataclass(frozen=True)
 class Prompt:
-    """One independent question: the figure image and the question text.
+    """One independent question: the figure image (or several) and the question text.
 
     ``item`` carries the ground truth for the offline ``oracle`` and ``chance`` providers;
-    providers that call a model never read it.
+    providers that call a model never read it. A multi-chart question sends ``more_images``
+    after ``image``; providers send ``images`` in order, before the text. In a ``grounded`` or
+    ``pointed`` ``mode`` the text states the image's size, and ``evidence`` (in pixels of
+    ``image``) is the truth the oracle locates.
     """
 
     text: str
     image: FigureImage
     item: QAItem
+    more_images: tuple[FigureImage, ...] = ()
+    mode: PromptMode = "plain"
+    evidence: EvidenceTarget | None = None
+
+    @property
+    def images(self) -> tuple[FigureImage, ...]:
+        return (self.image, *self.more_images)
+
+    def scaled(self, factor: float) -> Prompt:
+        """The same prompt with every image resized by ``factor``."""
+        return self.with_images(
+            self.image.scaled(factor), tuple(image.scaled(factor) for image in self.more_images)
+        )
+
+    def with_image(self, image: FigureImage) -> Prompt:
+        """The same question about a resized image (its size restated, its evidence rescaled)."""
+        old = mode_instruction(self.mode, self.image.width, self.image.height)
+        new = mode_instruction(self.mode, image.width, image.height)
+        text = self.text.replace(old, new) if old else self.text
+        evidence = self.evidence and self.evidence.in_image(image.width, image.height)
+        return replace(self, text=text, image=image, evidence=evidence)
+
+    def with_images(self, image: FigureImage, more: tuple[FigureImage, ...]) -> Prompt:
+        """The same question about resized images (the first restated as ``with_image`` does)."""
+        return replace(self.with_image(image), more_images=more)
 
 
 @dataclass(frozen=True)

@@ -47,10 +47,13 @@ class GeminiProvider(Provider):
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         types = self._types
-        image = types.Part.from_bytes(data=prompt.image.data, mime_type=prompt.image.media_type)
+        images = [
+            types.Part.from_bytes(data=image.data, mime_type=image.media_type)
+            for image in prompt.images
+        ]
         response = await self._client.aio.models.generate_content(
             model=self.model,
-            contents=[image, prompt.text],
+            contents=[*images, prompt.text],
             config=_config(types, config.options),
         )
         usage = response.usage_metadata

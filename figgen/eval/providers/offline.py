@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from figgen.errors import FiggenError
+from figgen.eval.grounding import oracle_extra
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply, register_provider
 from figgen.vqa.item import QAItem
 
@@ -125,10 +126,17 @@ def chance_answer(item: QAItem) -> Any:
 
 
 class OracleProvider(Provider):
-    """Answers every question correctly; an oracle run that does not score 100% is a bug."""
+    """Answers every question correctly; an oracle run that does not score 100% is a bug.
+
+    In a grounded or pointed prompt it also gives the evidence's exact boxes or points.
+    """
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
-        return Reply(oracle_reply(prompt.item))
+        if prompt.mode == "plain":
+            return Reply(oracle_reply(prompt.item))
+        reply = {prompt.item.answer_key: prompt.item.answer}
+        reply |= oracle_extra(prompt.mode, prompt.evidence)
+        return Reply(json.dumps(reply, ensure_ascii=False))
 
 
 class ChanceProvider(Provider):

@@ -91,10 +91,10 @@ class OpenAIProvider(Provider):
         return reply
 
     async def _ask_responses(self, prompt: Prompt, config: AskConfig) -> Reply:
-        content = [
-            {"type": "input_text", "text": prompt.text},
-            {"type": "input_image", "image_url": prompt.image.data_url()},
+        content: list[dict[str, Any]] = [
+            {"type": "input_image", "image_url": image.data_url()} for image in prompt.images
         ]
+        content.append({"type": "input_text", "text": prompt.text})
         response = await self._client.responses.create(
             model=self.model,
             input=[{"role": "user", "content": content}],
@@ -109,10 +109,10 @@ class OpenAIProvider(Provider):
         )
 
     async def _ask_chat(self, prompt: Prompt, config: AskConfig) -> Reply:
-        content = [
-            {"type": "text", "text": prompt.text},
-            {"type": "image_url", "image_url": {"url": prompt.image.data_url()}},
+        content: list[dict[str, Any]] = [
+            {"type": "image_url", "image_url": {"url": image.data_url()}} for image in prompt.images
         ]
+        content.append({"type": "text", "text": prompt.text})
         response = await self._client.chat.completions.create(
             model=self.model,
             messages=[{"role": "user", "content": content}],

@@ -1,0 +1,108 @@
+"""Plain table images: a header row, one row per label, one column per series.
+
+``data`` holds ``row_header`` (the first column's heading), ``rows`` (row labels), ``columns``
+(column headings) and ``cells`` (one list of numbers or strings per row), with ``decimals``
+per column. The table fills the panel; every cell is a text element: ``table_header``
+(``series`` = column), ``row_label`` (``item`` = row) and ``table_cell`` (``series``, ``item``,
+and ``value`` for numbers). Opt-in: not in the default kind mix.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
+from matplotlib.transforms import Bbox
+
+from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
+from figgen.sample.rng import integer
+from figgen.sample.text import Vocabulary
+from figgen.sections import IntRange, Section
+from figgen.spec import FigureStyle, PanelSpec
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
+
+
+def cell_text(value: Any, decimals: int) -> str:
+    return f"{value:,.{decimals}f}" if isinstance(value, int | float) else str(value)
+
+
+class TableConfig(Section):
+    rows: IntRange = (3, 8)
+    columns: IntRange = (1, 4)
+
+
+class TableKind(KindHooks):
+    name = "table"
+    config = TableConfig
+    noun = "table"
+    default_weight = 0.0
+
+    def sample(
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
+        vocab: Vocabulary,
+    ) -> Sampled:
+        tc = cfg.section(self.name, TableConfig)
+        n_rows, n_cols = integer(rng, tc.rows), integer(rng, tc.columns)
+        words = [vocab.words[int(i)] for i in rng.integers(len(vocab.words), size=n_rows + n_cols)]
+        cells = np.round(rng.uniform(0, 1000, (n_rows, n_cols)), 1).tolist()
+        data = {
+            "row_header": "",
+            "rows": words[:n_rows],
+            "columns": words[n_rows:],
+            "cells": cells,
+            "decimals": [1] * n_cols,
+        }
+        return Sampled(params={"distribution": "uniform"}, data=data, style={})
+
+    def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
+        d = panel.data
+        header = [d["row_header"], *d["columns"]]
+        body = [
+            [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d["decimals"], strict=True))]
+            for row, cells in zip(d["rows"], d["cells"], strict=True)
+        ]
+        table = ax.table(
+            cellText=body, colLabels=header, loc="center", bbox=Bbox.from_bounds(0, 0, 1, 1)
+        )
+        table.auto_set_font_size(False)
+        table.set_fontsize(style.sizes.tick)
+        for (row, _col), cell in table.get_celld().items():
+            cell.set_edgecolor("0.6")
+            if row == 0:
+                cell.set_text_props(fontweight="bold")
+                cell.set_facecolor("0.92")
+        ax.set_axis_off()
+
+        def probe(renderer: RendererBase) -> list[Mark]:
+            marks = []
+            for (row, col), cell in sorted(table.get_celld().items()):
+                ext = cell.get_window_extent(renderer)
+                box = (ext.x0, ext.y0, ext.x1, ext.y1)
+                text = cell.get_text().get_text()
+                if row == 0:
+                    marks.append(
+                        Mark("table_header", box, series=col - 1 if col else None, text=text)
+                    )
+                elif col == 0:
+                    marks.append(Mark("row_label", box, item=row - 1, text=text))
+                else:
+                    raw = d["cells"][row - 1][col - 1]
+                    value = [float(raw)] if isinstance(raw, int | float) else None
+                    marks.append(
+                        Mark("table_cell", box, value, series=col - 1, item=row - 1, text=text)
+                    )
+            return marks
+
+        return Drawn(probes=[probe])
+
+
+register(TableKind())

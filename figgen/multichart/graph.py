@@ -1,0 +1,306 @@
+"""The latent dependency graph: shapes, derivation rules, equivalence classes and closure.
+
+Every edge of appendix C becomes derivation rules ("knowing these nodes fixes that one"):
+
+- a computation ``y = f(p1..pk)`` gives ``{p1..pk} -> y``, and, where ``f`` can be undone,
+  ``{y} + the other inputs -> pi`` (an inverse);
+- a chart of ``p1..pk`` gives ``{p1..pk} -> image`` and, when the chart is reversible (every
+  input can be read back), ``image -> pi``;
+- a bidirected edge (a one-to-one map: a time shift, a reversible chart of a single node) makes
+  its ends information-equivalent; the equivalence classes are the connected components of the
+  bidirected edges.
+
+The closure of a set of nodes is everything these rules derive from it; the minimal generative
+sets of ``figgen.multichart.minimal`` and the sufficiency of a mode's images both rest on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from figgen.errors import ConfigError
+from figgen.multichart.operators import OPERATORS, Operator, OperatorError, operator_for
+from figgen.multichart.spec import GraphSpec
+from figgen.multichart.values import Shape
+
+Step = Literal["compute", "invert", "render", "read"]
+HOP_COST: dict[Step, int] = {"compute": 1, "invert": 1, "render": 0, "read": 0}
+"""Computation steps a rule costs: reading a chart is not a hop, every computation is."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    premises: tuple[str, ...]
+    conclusion: str
+    step: Step
+    target: int | None = None
+    """For ``invert``: the position of the recovered input among the node's inputs."""
+
+    @property
+    def hops(self) -> int:
+        return HOP_COST[self.step]
+
+
+@dataclass
+class Graph:
+    spec: GraphSpec
+    shapes: dict[str, Shape]
+    order: list[str]
+    """Nodes in topological order (inputs before the nodes that use them)."""
+    rules: list[Rule]
+    bidirected: list[tuple[str, str]]
+    classes: dict[str, int] = field(default_factory=dict)
+    members: list[list[str]] = field(default_factory=list)
+
+    def node_type(self, name: str) -> str:
+        return self.spec.nodes[name].type
+
+    def operator(self, name: str) -> Operator:
+        node = self.spec.nodes[name]
+        assert node.op is not None
+        return operator_for(node.op, len(node.inputs))
+
+    @property
+    def values_nodes(self) -> list[str]:
+        """Data and computation nodes: everything that holds a value."""
+        return [n for n in self.order if self.node_type(n) != "image"]
+
+    @property
+    def images(self) -> list[str]:
+        return [n for n in self.spec.nodes if self.node_type(n) == "image"]
+
+    def closure(self, known: Iterable[str], *, render: bool = True) -> set[str]:
+        """Every node the rules derive from ``known`` (rendering other images only if asked)."""
+        have = set(known)
+        changed = True
+        while changed:
+            changed = False
+            for rule in self.rules:
+                if rule.conclusion in have or (rule.step == "render" and not render):
+                    continue
+                if all(p in have for p in rule.premises):
+                    have.add(rule.conclusion)
+                    changed = True
+        return have
+
+    def derivations(self, known: Iterable[str]) -> dict[str, Rule | None]:
+        """For every derivable node, the rule of a derivation with the fewest computation steps.
+
+        Known nodes map to None. Costs add over premises (Knuth's superior-function variant of
+        Dijkstra, run to a fixed point; graphs are small). Other images are never rendered.
+        """
+        cost: dict[str, int] = {name: 0 for name in known}
+        best: dict[str, Rule | None] = {name: None for name in known}
+        changed = True
+        while changed:
+            changed = False
+            for rule in self.rules:
+                if rule.step == "render" or not all(p in cost for p in rule.premises):
+                    continue
+                total = rule.hops + sum(cost[p] for p in rule.premises)
+                if total < cost.get(rule.conclusion, 1 << 30):
+                    cost[rule.conclusion] = total
+                    best[rule.conclusion] = rule
+                    changed = True
+        return best
+
+    def hops(self, known: Iterable[str]) -> dict[str, int]:
+        """Computation steps from ``known`` to every derivable node."""
+        best = self.derivations(known)
+        memo: dict[str, int] = {}
+
+        def cost(name: str) -> int:
+            if name not in memo:
+                rule = best[name]
+                memo[name] = 0 if rule is None else rule.hops + sum(cost(p) for p in rule.premises)
+            return memo[name]
+
+        return {name: cost(name) for name in best}
+
+
+def validate_graph(spec: GraphSpec, *, source: str = "graph spec") -> Graph:
+    """Check a spec's structure and build its graph, or raise a one-line ConfigError."""
+    try:
+        return _build(spec)
+    except _SpecProblem as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+
+
+build_graph = validate_graph
+
+
+class _SpecProblem(Exception):
+    pass
+
+
+def _build(spec: GraphSpec) -> Graph:
+    nodes = spec.nodes
+    for name, node in nodes.items():
+        for parent in node.inputs:
+            if parent not in nodes:
+                raise _SpecProblem(
+                    f"node '{name}': input '{parent}' is not a node; define [nodes.{parent}]"
+                )
+            if nodes[parent].type == "image":
+                raise _SpecProblem(f"node '{name}': input '{parent}' is an image; use its inputs")
+        if len(set(node.inputs)) != len(node.inputs):
+            raise _SpecProblem(f"node '{name}': an input is listed twice")
+        _check_node(spec, name)
+    order = _topological(spec)
+    shapes: dict[str, Shape] = {}
+    rules: list[Rule] = []
+    bidirected: list[tuple[str, str]] = []
+    for name in order:
+        node = nodes[name]
+        if node.type == "data":
+            shapes[name] = (
+                Shape("vector", tuple(spec.index[node.index].labels))
+                if node.index
+                else Shape("scalar")
+            )
+        elif node.type == "computation":
+            assert node.op is not None
+            op = operator_for(node.op, len(node.inputs))
+            inputs = [shapes[p] for p in node.inputs]
+            try:
+                shapes[name] = op.shape(inputs, node)
+            except OperatorError as exc:
+                raise _SpecProblem(f"node '{name}' ({node.op}): {exc}") from None
+            rules.append(Rule(tuple(node.inputs), name, "compute"))
+            for pos, parent in enumerate(node.inputs):
+                if op.invertible(inputs, shapes[name], pos):
+                    others = [p for p in node.inputs if p != parent]
+                    rules.append(Rule((name, *others), parent, "invert", pos))
+            if node.op == "shift":
+                bidirected.append((node.inputs[0], name))
+        else:
+            _check_chart(spec, name, [shapes[p] for p in node.inputs])
+            rules.append(Rule(tuple(node.inputs), name, "render"))
+            if node.reversible is not False:
+                rules += [Rule((name,), parent, "read") for parent in node.inputs]
+                if len(node.inputs) == 1:
+                    bidirected.append((node.inputs[0], name))
+    graph = Graph(spec, shapes, order, rules, bidirected)
+    _classes(graph)
+    if not graph.images:
+        raise _SpecProblem('the graph has no image node; add one with type = "image"')
+    if spec.sample is not None:
+        _check_sample(graph, spec.sample)
+    return graph
+
+
+def _check_node(spec: GraphSpec, name: str) -> None:
+    node = spec.nodes[name]
+    if node.type == "data":
+        if node.inputs:
+            raise _SpecProblem(f"node '{name}': a data node has no inputs; make it a computation")
+        if node.range is None:
+            raise _SpecProblem(
+                f"node '{name}' is underdetermined: a data node needs range = [low, high]"
+            )
+        if node.index is not None and node.index not in spec.index:
+            raise _SpecProblem(f"node '{name}': index '{node.index}' is not defined in [index]")
+    elif node.type == "computation":
+        if node.op is None:
+            raise _SpecProblem(f"node '{name}' is underdetermined: a computation needs an op")
+        if node.op not in OPERATORS:
+            raise _SpecProblem(
+                f"node '{name}': unknown operator '{node.op}'; use one of {', '.join(OPERATORS)}"
+            )
+        if not node.inputs:
+            raise _SpecProblem(f"node '{name}' is underdetermined: {node.op} has no inputs")
+    else:
+        if node.kind is None:
+            raise _SpecProblem(
+                f"node '{name}': an image needs kind = line, bar, stacked_bar, pie or table"
+            )
+        if not node.inputs:
+            raise _SpecProblem(f"node '{name}': an image needs inputs (the nodes it shows)")
+
+
+def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
+    kind = spec.nodes[name].kind
+    kinds = {shape.kind for shape in inputs}
+    vectors = kinds == {"vector"}
+    same = vectors and len({shape.labels for shape in inputs}) == 1
+    if kind == "line" and not (vectors and all(s.numeric_labels for s in inputs)):
+        raise _SpecProblem(f"image '{name}' (line) shows vectors over integer labels only")
+    if kind in ("bar", "stacked_bar") and not (same or kinds == {"scalar"}):
+        raise _SpecProblem(
+            f"image '{name}' ({kind}) shows vectors over the same labels, or numbers only"
+        )
+    if kind == "pie" and not (vectors and len(inputs) == 1):
+        raise _SpecProblem(f"image '{name}' (pie) shows exactly one vector")
+    if kind == "table" and not (same or not vectors and "vector" not in kinds):
+        raise _SpecProblem(
+            f"image '{name}' (table) shows vectors over the same labels, or numbers and labels"
+        )
+
+
+def _topological(spec: GraphSpec) -> list[str]:
+    """Inputs first; a cycle is reported as the path that closes it."""
+    state: dict[str, int] = {}
+    order: list[str] = []
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            cycle = path[path.index(name) :] + [name]
+            raise _SpecProblem(
+                f"the graph has a cycle: {' -> '.join(cycle)}; remove one of these inputs"
+            )
+        state[name] = 1
+        path.append(name)
+        for parent in spec.nodes[name].inputs:
+            visit(parent)
+        path.pop()
+        state[name] = 2
+        order.append(name)
+
+    for name in spec.nodes:
+        visit(name)
+    return order
+
+
+def _classes(graph: Graph) -> None:
+    parent = {name: name for name in graph.order}
+
+    def find(name: str) -> str:
+        while parent[name] != name:
+            parent[name] = parent[parent[name]]
+            name = parent[name]
+        return name
+
+    for a, b in graph.bidirected:
+        parent[find(a)] = find(b)
+    roots: dict[str, int] = {}
+    for name in graph.spec.nodes:  # spec order: class ids and member lists are stable
+        root = find(name)
+        if root not in roots:
+            roots[root] = len(graph.members)
+            graph.members.append([])
+        graph.classes[name] = roots[root]
+        graph.members[roots[root]].append(name)
+
+
+def _check_sample(graph: Graph, sample: list[str]) -> None:
+    for name in sample:
+        if name not in graph.spec.nodes or graph.node_type(name) == "image":
+            raise _SpecProblem(f"sample: '{name}' is not a data or computation node")
+    have = graph.closure(sample)
+    for name in graph.order:
+        if name not in have:
+            raise _SpecProblem(
+                f"node '{name}' is underdetermined: it cannot be derived from the sampled "
+                f"nodes {', '.join(sample)}; add it or a node it depends on to sample"
+            )
+    for name in sample:
+        if name in graph.closure([s for s in sample if s != name]):
+            raise _SpecProblem(
+                f"node '{name}' is overdetermined: the other sampled nodes already fix it; "
+                "remove it from sample"
+            )

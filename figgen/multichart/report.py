@@ -1,0 +1,269 @@
+"""Scores of multi-chart answers: accuracy by hops, type, mode, chart kind and scenario; the
+extended-vs-in-depth comparison; tokens, cost and time per mode; the cost-performance plot.
+
+Answers are scored by ``figgen.eval`` (the same parser and metrics as every figgen run);
+this module joins each scored answer with its question's facts in the set records.
+Headline accuracy is over every question asked: no reply and a rejected reply count as wrong,
+with the accuracy over answered questions and the rejection rate beside it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from figgen.errors import FiggenError
+from figgen.eval.aggregate import ScoredAnswer, score_rows
+from figgen.eval.answers import read_answers
+from figgen.eval.dataset import EvalDataset, load_dataset
+from figgen.eval.plots import Plot, _figure, _save
+from figgen.eval.report import _table
+from figgen.multichart.build import load_sets
+from figgen.multichart.modes import MODES
+from figgen.store import atomic_write_text
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the set records say about one (question, mode)."""
+
+    mode: str
+    hops: int
+    type: str
+    scenario: str
+    kinds: tuple[str, ...]
+    n_images: int
+
+
+def question_facts(root: str | Path) -> dict[str, Facts]:
+    out: dict[str, Facts] = {}
+    for record in load_sets(root):
+        kinds = {name: image["kind"] for name, image in record["images"].items()}
+        for question in record["questions"]:
+            for mode in MODES:
+                facts = question["modes"][mode]
+                out[facts["qid"]] = Facts(
+                    mode=mode,
+                    hops=facts["hops"],
+                    type=question["type"],
+                    scenario=record["scenario"],
+                    kinds=tuple(sorted({kinds[i] for i in facts["images"]})),
+                    n_images=len(record["modes"][mode]),
+                )
+    return out
+
+
+@dataclass(frozen=True)
+class Joined:
+    answer: ScoredAnswer
+    facts: Facts
+
+    @property
+    def correct(self) -> bool:
+        score = self.answer.score
+        return bool(score is not None and not score.rejected and score.correct)
+
+
+def _accuracy(group: list[Joined]) -> dict[str, Any]:
+    answered = [j for j in group if j.answer.score is not None]
+    scored = [j for j in answered if not j.answer.score.rejected]  # type: ignore[union-attr]
+    correct = sum(j.correct for j in group)
+    return {
+        "n": len(group),
+        "accuracy": correct / len(group) if group else None,
+        "answered_accuracy": correct / len(scored) if scored else None,
+        "rejection_rate": (len(answered) - len(scored)) / len(group) if group else None,
+    }
+
+
+def _by(group: list[Joined], key: Callable[[Joined], Iterable[Any]]) -> dict[str, Any]:
+    buckets: dict[Any, list[Joined]] = {}
+    for joined in group:
+        for value in key(joined):
+            buckets.setdefault(value, []).append(joined)
+    return {str(k): _accuracy(buckets[k]) for k in sorted(buckets)}
+
+
+def _usage(group: list[Joined]) -> dict[str, Any]:
+    rows = [j.answer.row for j in group]
+    n = len(rows) or 1
+    tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in rows)
+    tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in rows)
+    cost = sum(float(r.get("cost_usd") or 0.0) for r in rows)
+    seconds = sum(float(r.get("latency_s") or 0.0) for r in rows)
+    return {
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "tokens_per_question": (tokens_in + tokens_out) / n,
+        "cost_usd": cost,
+        "seconds": seconds,
+        "seconds_per_question": seconds / n,
+    }
+
+
+def model_metrics(joined: list[Joined]) -> dict[str, Any]:
+    by_mode = {m: [j for j in joined if j.facts.mode == m] for m in MODES}
+    out: dict[str, Any] = {"overall": _accuracy(joined), "modes": {}}
+    for mode, group in by_mode.items():
+        out["modes"][mode] = {
+            **_accuracy(group),
+            "usage": _usage(group),
+            "by_hops": _by(group, lambda j: [j.facts.hops]),
+            "by_type": _by(group, lambda j: [j.facts.type]),
+            "by_kind": _by(group, lambda j: j.facts.kinds),
+            "by_scenario": _by(group, lambda j: [j.facts.scenario]),
+        }
+    ext, deep = (out["modes"][m]["accuracy"] for m in MODES)
+    tokens = [out["modes"][m]["usage"]["tokens_per_question"] for m in MODES]
+    out["comparison"] = {
+        "accuracy_extended_minus_in_depth": None if ext is None or deep is None else ext - deep,
+        "token_ratio_in_depth_to_extended": tokens[1] / tokens[0] if tokens[0] else None,
+    }
+    return out
+
+
+def score_multichart(
+    root: str | Path, answer_files: Iterable[str | Path]
+) -> tuple[dict[str, Any], dict[str, list[Joined]]]:
+    dataset: EvalDataset = load_dataset(root)
+    facts = question_facts(root)
+    if not facts:
+        raise FiggenError(
+            f"{root} holds no multichart sets; build them with figgen multichart build"
+        )
+    per_model: dict[str, list[Joined]] = {}
+    for path in answer_files:
+        rows = read_answers(path)
+        if not rows:
+            raise FiggenError(f"{path} holds no answers; run figgen eval run first")
+        for model in sorted({row["model"] for row in rows}):
+            scored = score_rows(dataset, [r for r in rows if r["model"] == model])
+            per_model.setdefault(model, []).extend(
+                Joined(a, facts[a.item.qid]) for a in scored if a.item.qid in facts
+            )
+    metrics = {"models": {m: model_metrics(j) for m, j in per_model.items()}}
+    return metrics, per_model
+
+
+def _hops_plot(metrics: dict[str, Any], out: Path) -> Plot:
+    fig, (ax,) = _figure(1, width=5.5, height=3.8)
+    sentences = []
+    for model, values in metrics["models"].items():
+        for mode, style in zip(MODES, ("-o", "--s"), strict=True):
+            hops = values["modes"][mode]["by_hops"]
+            xs = [int(h) for h in hops]
+            ys = [hops[h]["accuracy"] for h in hops]
+            ax.plot(xs, ys, style, label=f"{model} ({mode})")
+            sentences.append(
+                f"{model} {mode}: "
+                + ", ".join(f"{x} hops {y:.0%}" for x, y in zip(xs, ys, strict=True))
+            )
+    ax.set(xlabel="hops", ylabel="accuracy", ylim=(-0.02, 1.02), title="Accuracy by hop count")
+    ax.legend(fontsize=7)
+    file = _save(fig, out, "accuracy_by_hops.png")
+    return Plot(file, "Accuracy by hop count", "Accuracy by hops. " + "; ".join(sentences) + ".")
+
+
+def _frontier_plot(metrics: dict[str, Any], out: Path) -> Plot:
+    fig, axes = _figure(2, width=4.4, height=3.6)
+    sentences = []
+    for model, values in metrics["models"].items():
+        modes = values["modes"]
+        acc = [modes[m]["accuracy"] for m in MODES]
+        tokens = [modes[m]["usage"]["tokens_per_question"] for m in MODES]
+        seconds = [modes[m]["usage"]["seconds_per_question"] for m in MODES]
+        for ax, xs in zip(axes, (tokens, seconds), strict=True):
+            ax.plot(xs, acc, "-", color="0.7", zorder=1)
+            for x, y, mode, marker in zip(xs, acc, MODES, ("o", "s"), strict=True):
+                ax.scatter([x], [y], marker=marker, zorder=2, label=f"{model} ({mode})")
+        sentences.append(
+            f"{model}: extended {acc[0]:.0%} at {tokens[0]:.0f} tokens and {seconds[0]:.2f} s "
+            f"per question, in-depth {acc[1]:.0%} at {tokens[1]:.0f} tokens and "
+            f"{seconds[1]:.2f} s"
+        )
+    axes[0].set(xlabel="tokens per question", ylabel="accuracy", title="Accuracy vs tokens")
+    axes[1].set(xlabel="seconds per question", ylabel="accuracy", title="Accuracy vs time")
+    axes[0].legend(fontsize=7)
+    file = _save(fig, out, "cost_performance.png")
+    return Plot(
+        file, "Cost-performance", "Cost-performance per mode. " + "; ".join(sentences) + "."
+    )
+
+
+def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
+    models = metrics["models"]
+    lines = ["# Multi-chart evaluation", ""]
+    rows = []
+    for model, values in models.items():
+        for mode in MODES:
+            m = values["modes"][mode]
+            u = m["usage"]
+            rows.append(
+                [
+                    model,
+                    mode,
+                    m["n"],
+                    m["accuracy"],
+                    m["answered_accuracy"],
+                    m["rejection_rate"],
+                    u["tokens_per_question"],
+                    u["cost_usd"],
+                    u["seconds_per_question"],
+                ]
+            )
+    lines += [
+        "## Extended context vs in-depth",
+        "",
+        _table(
+            [
+                "model",
+                "mode",
+                "n",
+                "accuracy",
+                "answered acc.",
+                "rejected",
+                "tokens/q",
+                "cost $",
+                "s/q",
+            ],
+            rows,
+        ),
+        "",
+    ]
+    for key, title in (
+        ("by_hops", "hops"),
+        ("by_type", "question type"),
+        ("by_kind", "chart kind"),
+        ("by_scenario", "scenario"),
+    ):
+        table_rows = [
+            [model, mode, group, e["n"], e["accuracy"]]
+            for model, values in models.items()
+            for mode in MODES
+            for group, e in values["modes"][mode][key].items()
+        ]
+        lines += [
+            f"## Accuracy by {title}",
+            "",
+            _table(["model", "mode", title, "n", "accuracy"], table_rows),
+            "",
+        ]
+    for plot in plots:
+        lines += [f"## {plot.title}", "", f"![{plot.alt}]({plot.file})", ""]
+    return "\n".join(lines)
+
+
+def write_report(
+    root: str | Path, answer_files: Iterable[str | Path], out: str | Path
+) -> dict[str, Any]:
+    """Write ``metrics.json``, ``report.md`` and the plots to ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    metrics, _ = score_multichart(root, answer_files)
+    plots = [_hops_plot(metrics, out), _frontier_plot(metrics, out)]
+    atomic_write_text(out / "metrics.json", json.dumps(metrics, indent=1))
+    atomic_write_text(out / "report.md", render_markdown(metrics, plots))
+    return metrics

@@ -1,0 +1,74 @@
+"""Node values and their shapes: a vector over index labels, one number, or one label."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from figgen.multichart.spec import Label
+
+ShapeKind = Literal["vector", "scalar", "label"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a node holds, known from the spec before any value exists."""
+
+    kind: ShapeKind
+    labels: tuple[Label, ...] = ()
+    """Vector: the index labels in order. Label: the labels it may take."""
+
+    @property
+    def numeric_labels(self) -> bool:
+        return self.kind == "vector" and all(isinstance(v, int) for v in self.labels)
+
+
+@dataclass(frozen=True)
+class Vector:
+    labels: tuple[Label, ...]
+    values: tuple[float, ...]
+
+    def at(self, label: Label) -> float:
+        return self.values[self.labels.index(label)]
+
+    def array(self) -> np.ndarray:
+        return np.asarray(self.values, dtype=float)
+
+    def on(self, labels: tuple[Label, ...]) -> np.ndarray:
+        return np.asarray([self.at(label) for label in labels], dtype=float)
+
+
+Value = Vector | float | Label
+"""A vector, one number (always a float), or one index label (an int or a str)."""
+
+
+def to_json(value: Value) -> Any:
+    """A vector as ``{labels, values}``, a label as ``{label}``, a number as itself."""
+    if isinstance(value, Vector):
+        return {"labels": list(value.labels), "values": list(value.values)}
+    if isinstance(value, float):
+        return value
+    return {"label": value}
+
+
+def from_json(raw: Any) -> Value:
+    if isinstance(raw, dict) and "label" in raw:
+        return raw["label"]  # type: ignore[no-any-return]
+    if isinstance(raw, dict):
+        return Vector(tuple(raw["labels"]), tuple(float(v) for v in raw["values"]))
+    return float(raw)
+
+
+def rounded(value: Value, digits: int = 10) -> Value:
+    """Values to ``digits`` significant digits, so stored data do not carry float noise."""
+    if isinstance(value, Vector):
+        return Vector(value.labels, tuple(_sig(v, digits) for v in value.values))
+    if isinstance(value, float):
+        return _sig(value, digits)
+    return value
+
+
+def _sig(value: float, digits: int) -> float:
+    return float(f"{value:.{digits}g}")

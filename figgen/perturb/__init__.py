@@ -1,0 +1,24 @@
+"""Perturbed copies of a dataset (noise, blur, JPEG, rescale, text, affine) with moved boxes."""
+
+from figgen.perturb.dataset import (
+    PerturbationSpec,
+    apply_plan,
+    parse_kinds,
+    perturb_dataset,
+    perturbed_record,
+    plan_figure,
+)
+from figgen.perturb.geometry import Warp
+from figgen.perturb.kinds import KINDS, Plan
+
+__all__ = [
+    "KINDS",
+    "PerturbationSpec",
+    "Plan",
+    "Warp",
+    "apply_plan",
+    "parse_kinds",
+    "perturb_dataset",
+    "perturbed_record",
+    "plan_figure",
+]

@@ -1,0 +1,35 @@
+"""``figgen perturb`` command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def perturb(
+    directory: Annotated[Path, typer.Argument(help="A built dataset (qa.jsonl, figures/).")],
+    kinds: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated perturbations, each KIND or KIND:KEY=VALUE[:KEY=VALUE], e.g. "
+            "noise,jpeg:quality=20,rotate:degrees=8. Kinds: noise, blur, jpeg, rescale, "
+            "watermark, background_text, rotate, shear, crop, pad."
+        ),
+    ],
+    out: Annotated[Path, typer.Option(help="Folder for one perturbed dataset per kind.")],
+    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
+) -> None:
+    """Write perturbed copies of a dataset (questions unchanged, boxes moved along)."""
+    from figgen.perturb.dataset import parse_kinds, perturb_dataset
+
+    written = perturb_dataset(directory, out, parse_kinds(kinds), seed=seed, progress=progress)
+    for label, n in written.items():
+        typer.echo(f"{out / label}: {n} figures written")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the perturb command to the top-level app."""
+    app.command("perturb")(perturb)

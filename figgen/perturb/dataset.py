@@ -1,0 +1,216 @@
+"""Write perturbed copies of a dataset: same questions, changed images, every box moved along.
+
+``perturb_dataset(src, out, specs)`` writes one complete dataset per perturbation under
+``out/<label>/`` (figures, records, the unchanged ``qa.jsonl`` and ``descriptions.jsonl``, and
+the manifest with a ``perturbation`` entry), so ``figgen eval run --data out/<label>`` works
+as on the clean set and answers pair with the clean ones by qid. Each figure's random numbers
+come from (seed, figure index, label): the same arguments give the same bytes, and a killed
+run resumes, skipping figures whose record is already written.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from figgen.errors import FiggenError
+from figgen.perturb.kinds import KINDS, Params, Plan, background
+from figgen.record import dumps_record, load_record
+from figgen.store import atomic_write_bytes, atomic_write_text
+
+COPIED = ("qa.jsonl", "descriptions.jsonl")
+
+
+@dataclass(frozen=True)
+class PerturbationSpec:
+    """One perturbation kind with its parameters (defaults filled in)."""
+
+    kind: str
+    params: Params
+
+    @property
+    def label(self) -> str:
+        """The output folder name: the kind, plus every parameter changed from its default."""
+        defaults = KINDS[self.kind].defaults
+        changed = [f"{k}{_text(v)}" for k, v in sorted(self.params.items()) if v != defaults[k]]
+        return "-".join([self.kind, *changed])
+
+
+def _text(value: Any) -> str:
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    return "".join(c if c.isalnum() or c in "._" else "_" for c in text)
+
+
+def _value(kind: str, key: str, raw: str, default: Any) -> Any:
+    if isinstance(default, str):
+        return raw
+    try:
+        return int(raw) if isinstance(default, int) else float(raw)
+    except ValueError:
+        raise FiggenError(
+            f"--kinds {kind}:{key}={raw}: {key} must be a number, e.g. {kind}:{key}={default}"
+        ) from None
+
+
+def parse_kinds(text: str) -> list[PerturbationSpec]:
+    """``"noise,jpeg:quality=20,rotate:degrees=8"`` -> specs; unknown names fail in one line."""
+    specs = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        kind, *settings = part.split(":")
+        if kind not in KINDS:
+            raise FiggenError(
+                f"unknown perturbation {kind!r} in --kinds; choose from {', '.join(KINDS)}"
+            )
+        params = dict(KINDS[kind].defaults)
+        for setting in settings:
+            key, sep, raw = setting.partition("=")
+            if not sep or key not in params:
+                names = ", ".join(f"{k}={v}" for k, v in KINDS[kind].defaults.items())
+                raise FiggenError(f"--kinds {part!r}: {kind} takes {names}")
+            params[key] = _value(kind, key, raw, KINDS[kind].defaults[key])
+        specs.append(PerturbationSpec(kind, params))
+    if not specs:
+        raise FiggenError(f"--kinds names no perturbation; choose from {', '.join(KINDS)}")
+    labels = [s.label for s in specs]
+    if len(set(labels)) < len(labels):
+        raise FiggenError(f"--kinds names the same perturbation twice ({', '.join(labels)})")
+    return specs
+
+
+def figure_rng(seed: int, index: int, label: str) -> np.random.Generator:
+    return np.random.default_rng([seed, index, zlib.crc32(label.encode("utf-8"))])
+
+
+def plan_figure(
+    image: Image.Image, record: dict[str, Any], spec: PerturbationSpec, seed: int
+) -> Plan:
+    """The seeded plan of ``spec`` for one figure."""
+    rng = figure_rng(seed, int(record.get("index", 0)), spec.label)
+    try:
+        return KINDS[spec.kind].plan(image, record, rng, spec.params)
+    except ValueError as exc:
+        raise FiggenError(f"--kinds {spec.label}: {exc}") from None
+
+
+def apply_plan(image: Image.Image, plan: Plan) -> tuple[Image.Image, bytes, str]:
+    """The perturbed image, its encoded bytes and their file extension."""
+    out = image.convert("RGB")
+    if plan.warp is not None:
+        out = plan.warp.image(out, background(image))
+    if plan.paint is not None:
+        out = plan.paint(out)
+    buffer = io.BytesIO()
+    if plan.jpeg_quality is not None:
+        out.save(buffer, format="JPEG", quality=plan.jpeg_quality)
+        return out, buffer.getvalue(), "jpg"
+    out.save(buffer, format="PNG", compress_level=plan.png_compress_level)
+    return out, buffer.getvalue(), "png"
+
+
+def perturbed_record(
+    record: dict[str, Any], plan: Plan, spec: PerturbationSpec, seed: int, size: tuple[int, int]
+) -> dict[str, Any]:
+    """A copy of ``record`` with moved boxes, the new image facts and what was applied."""
+    out = copy.deepcopy(record)
+    if plan.warp is not None:
+        for element in out.get("elements", []):
+            element["bbox"] = plan.warp.box(tuple(element["bbox"]))
+    source = record["image"]
+    out["image"]["width"], out["image"]["height"] = size
+    out["perturbation"] = {
+        "kind": spec.kind,
+        "label": spec.label,
+        "params": plan.applied,
+        "seed": seed,
+        "matrix": None if plan.warp is None else plan.warp.as_list(),
+        "source_image": {"width": source["width"], "height": source["height"]},
+    }
+    return out
+
+
+def _manifest(src: Path, spec: PerturbationSpec, seed: int) -> dict[str, Any]:
+    path = src / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    manifest["perturbation"] = {
+        "kind": spec.kind,
+        "label": spec.label,
+        "params": spec.params,
+        "seed": seed,
+        "source": src.name,
+    }
+    return manifest
+
+
+def _check_target(folder: Path, manifest: dict[str, Any]) -> None:
+    existing = folder / "manifest.json"
+    if not existing.is_file():
+        if folder.exists() and any(folder.iterdir()):
+            raise FiggenError(f"{folder} holds other files; choose another --out")
+        return
+    previous = json.loads(existing.read_text(encoding="utf-8")).get("perturbation")
+    if previous != manifest["perturbation"]:
+        raise FiggenError(
+            f"{folder} holds another perturbation ({previous and previous.get('label')}, "
+            f"seed {previous and previous.get('seed')}); choose another --out"
+        )
+
+
+def perturb_dataset(
+    src: str | Path,
+    out: str | Path,
+    specs: Iterable[PerturbationSpec],
+    *,
+    seed: int = 0,
+    progress: bool = False,
+) -> dict[str, int]:
+    """Write ``out/<label>/`` for each spec; returns figures written per label."""
+    src, out = Path(src), Path(out)
+    records = sorted((src / "figures").glob("*.json"))
+    if not (src / "qa.jsonl").is_file() or not records:
+        raise FiggenError(f"{src} is not a dataset (no qa.jsonl or figures/*.json); build one")
+    if out.resolve() == src.resolve():
+        raise FiggenError("--out is the dataset itself; choose another folder")
+    from tqdm.auto import tqdm
+
+    written: dict[str, int] = {}
+    for spec in specs:
+        folder = out / spec.label
+        manifest = _manifest(src, spec, seed)
+        _check_target(folder, manifest)
+        (folder / "figures").mkdir(parents=True, exist_ok=True)
+        written[spec.label] = 0
+        for path in tqdm(records, desc=spec.label, disable=not progress, unit="fig"):
+            target = folder / "figures" / path.name
+            if target.is_file():
+                continue
+            record = load_record(path)
+            image_path = src / record["image"]["file"]
+            if not image_path.is_file():
+                raise FiggenError(f"image {image_path} is missing; rebuild the dataset")
+            with Image.open(image_path) as original:
+                original.load()
+                plan = plan_figure(original, record, spec, seed)
+                image, data, ext = apply_plan(original, plan)
+            new = perturbed_record(record, plan, spec, seed, image.size)
+            new["image"]["file"] = f"figures/{record['id']}.{ext}"
+            atomic_write_bytes(folder / new["image"]["file"], data)
+            atomic_write_text(target, dumps_record(new))  # last: marks the figure done
+            written[spec.label] += 1
+        for name in COPIED:
+            if (src / name).is_file():  # byte for byte: the questions do not change
+                atomic_write_bytes(folder / name, (src / name).read_bytes())
+        atomic_write_text(
+            folder / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        )
+    return written

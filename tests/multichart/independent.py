@@ -1,0 +1,229 @@
+"""A second, deliberately plain implementation of reading charts and evaluating a graph.
+
+It shares no code with figgen.multichart: values come from the image records' elements and
+data as a reader would take them, the operators are written out again, and the derivation is a
+brute fixed point over the spec's nodes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+
+def _number(text: str) -> float:
+    return float(text.split("\n")[-1].replace(",", ""))
+
+
+def read_record(
+    record: dict[str, Any], image: dict[str, Any], vectors: set[str], label_nodes: set[str]
+) -> dict[str, Any]:
+    """node -> value (dict label -> number, a number, or a label string) shown by one image;
+    ``vectors`` and ``label_nodes`` name the nodes that hold vectors and labels (from the spec)."""
+    panel = record["panels"][0]
+    data = panel["data"]
+    inputs = image["inputs"]
+    kind = image["kind"]
+    elements = record["elements"]
+    if kind == "line":
+        return {
+            n: dict(zip(s["x"], s["y"], strict=True))
+            for n, s in zip(inputs, data["series"], strict=True)
+        }
+    if kind in ("bar", "stacked_bar"):
+        cats = data["categories"]
+        if inputs[0] in vectors:
+            return {
+                n: dict(zip(cats, s["values"], strict=True))
+                for n, s in zip(inputs, data["series"], strict=True)
+            }
+        return dict(zip(inputs, data["series"][0]["values"], strict=True))
+    if kind == "pie":
+        labels = [e for e in elements if e["kind"] == "wedge_label"]
+        return {inputs[0]: {e["text"].split("\n")[0]: _number(e["text"]) for e in labels}}
+    rows = {e["item"]: e["text"] for e in elements if e["kind"] == "row_label"}
+    cells = [e for e in elements if e["kind"] == "table_cell"]
+    if data["columns"] != ["value"]:
+        out: dict[str, Any] = {n: {} for n in inputs}
+        for e in cells:
+            out[inputs[e["series"]]][rows[e["item"]]] = _number(e["text"])
+        return out
+    out = {}
+    for e in cells:
+        node = inputs[e["item"]]
+        out[node] = e["text"] if node in label_nodes else _number(e["text"])
+    return out
+
+
+def _key(label: Any) -> str:
+    return str(label)
+
+
+def _vec(value: Any) -> dict[str, float]:
+    return {_key(k): float(v) for k, v in value.items()}
+
+
+def forward(node: dict[str, Any], args: list[Any]) -> Any:
+    op = node["op"]
+    if op in ("sum", "difference", "product", "ratio") or (op == "mean" and len(args) > 1):
+        if not isinstance(args[0], dict):
+            xs = [float(a) for a in args]
+            return {
+                "sum": sum(xs),
+                "difference": xs[0] - xs[1] if len(xs) == 2 else None,
+                "product": math.prod(xs),
+                "ratio": xs[0] / xs[1] if len(xs) == 2 else None,
+                "mean": sum(xs) / len(xs),
+            }[op]
+        vs = [_vec(a) for a in args]
+        keys = [k for k in vs[0] if all(k in v for v in vs)]
+        out = {}
+        for k in keys:
+            xs = [v[k] for v in vs]
+            out[k] = {
+                "sum": sum(xs),
+                "difference": xs[0] - xs[1] if len(xs) == 2 else None,
+                "product": math.prod(xs),
+                "ratio": xs[0] / xs[1] if len(xs) == 2 else None,
+                "mean": sum(xs) / len(xs),
+            }[op]
+        return out
+    v = _vec(args[0]) if isinstance(args[0], dict) else None
+    if op == "mean":
+        return sum(v.values()) / len(v)
+    if op == "share":
+        total = sum(v.values())
+        return {k: 100 * x / total for k, x in v.items()}
+    if op == "shift":
+        return {str(int(k) + node["lag"]): x for k, x in v.items()}
+    if op == "change":
+        keys = list(v)
+        return {keys[i]: v[keys[i]] - v[keys[i - 1]] for i in range(1, len(keys))}
+    if op == "distance":
+        x, y = _vec(args[0]), _vec(args[1])
+        o = str(node["origin"])
+        return {k: math.hypot(x[k] - x[o], y[k] - y[o]) for k in x if k != o}
+    if op in ("argmax", "argmin"):
+        pick = max(v, key=v.get) if op == "argmax" else min(v, key=v.get)
+        return pick
+    raise AssertionError(op)
+
+
+def backward(node: dict[str, Any], out: Any, others: list[Any], target: int) -> Any | None:
+    """One input from the output and the other inputs, where the operator allows it."""
+    op = node["op"]
+    n = len(node["inputs"])
+    if op == "shift":
+        return {str(int(k) - node["lag"]): x for k, x in _vec(out).items()}
+    if op not in ("sum", "difference", "product", "ratio") and not (op == "mean" and n > 1):
+        return None
+
+    def solve(y: float, rest: list[float]) -> float:
+        if op == "sum":
+            return y - sum(rest)
+        if op == "mean":
+            return n * y - sum(rest)
+        if op == "product":
+            return y / math.prod(rest)
+        if op == "difference":
+            return y + rest[0] if target == 0 else rest[0] - y
+        return y * rest[0] if target == 0 else rest[0] / y
+
+    if not isinstance(out, dict):
+        return solve(float(out), [float(o) for o in others])
+    y = _vec(out)
+    rest = [_vec(o) for o in others]
+    if not all(set(y) <= set(r) for r in rest):
+        return None
+    return {k: solve(y[k], [r[k] for r in rest]) for k in y}
+
+
+def derive(spec: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
+    """Every node value derivable from what the images show (fixed point)."""
+    nodes = spec["nodes"]
+    known = dict(shown)
+    changed = True
+    while changed:
+        changed = False
+        for name, node in nodes.items():
+            if node["type"] != "computation":
+                continue
+            inputs = node["inputs"]
+            if name not in known and all(p in known for p in inputs):
+                known[name] = forward(node, [known[p] for p in inputs])
+                changed = True
+            if name in known:
+                for i, p in enumerate(inputs):
+                    others = [known[q] for j, q in enumerate(inputs) if j != i and q in known]
+                    if p in known or len(others) != len(inputs) - 1:
+                        continue
+                    value = backward(node, known[name], others, i)
+                    if value is not None:
+                        # a partial inverse (e.g. over fewer labels) does not count
+                        full = spec["_labels"].get(p)
+                        if full is None or set(value) == full:
+                            known[p] = value
+                            changed = True
+    return known
+
+
+def labels_of(record: dict[str, Any]) -> dict[str, set[str]]:
+    return {
+        name: {_key(k) for k in value["labels"]}
+        for name, value in record["values"].items()
+        if isinstance(value, dict) and "labels" in value
+    }
+
+
+def mode_values(root: Path, record: dict[str, Any], mode: str) -> dict[str, Any]:
+    shown: dict[str, Any] = {}
+    for name in record["modes"][mode]:
+        image = record["images"][name]
+        image_record = json.loads((root / image["record"]).read_text())
+        vectors = set(labels_of(record))
+        label_nodes = {
+            n
+            for n, node in record["spec"]["nodes"].items()
+            if node.get("op") in ("argmax", "argmin")
+        }
+        for node, value in read_record(image_record, image, vectors, label_nodes).items():
+            shown[node] = (
+                {_key(k): v for k, v in value.items()} if isinstance(value, dict) else value
+            )
+    spec = {**record["spec"], "_labels": labels_of(record)}
+    return derive(spec, shown)
+
+
+def answer(question: dict[str, Any], values: dict[str, Any]) -> Any:
+    """A question's answer from derived values, written out per template."""
+    how = question["how"]
+    t = question["targets"]
+    letters = "ABCD"
+    options = [str(v) for v in question["option_values"]]
+
+    def at(target: dict[str, Any], i: int = 0) -> float:
+        value = values[target["node"]]
+        return float(value[_key(target["labels"][i])]) if isinstance(value, dict) else float(value)
+
+    first = values[t[0]["node"]]
+    if how == "value":
+        return at(t[0])
+    if how == "label":
+        return letters[options.index(str(first))]
+    if how == "extreme":
+        pick = (max if question["extreme"] == "max" else min)(first, key=lambda k: float(first[k]))
+        return letters[options.index(str(pick))]
+    if how == "greater":
+        return at(t[0], 0) > at(t[0], 1)
+    if how == "greater_than":
+        return at(t[0]) > at(t[1])
+    if how == "ratio":
+        return at(t[0]) / at(t[1])
+    if how == "change":
+        return at(t[0], 1) - at(t[0], 0)
+    if how == "sum":
+        return at(t[0], 0) + at(t[0], 1)
+    assert how == "mean"
+    return sum(float(v) for v in first.values()) / len(first)

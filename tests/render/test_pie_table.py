@@ -1,0 +1,69 @@
+"""The pie and table kinds: every wedge, label and cell boxed inside the canvas, texts exact."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from figgen.config import FigureConfig
+from figgen.render import render
+from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
+
+
+def _spec(kind: str, data: dict) -> FigureSpec:
+    style = FigureStyle("default", "DejaVu Sans", "dejavusans", False, FontSizes(12, 10, 9, 9, 8))
+    panel = PanelSpec(0, 0, 0, kind, "random", {}, data, title="t")  # type: ignore[arg-type]
+    return FigureSpec(
+        "fig-x", 0, 0, 5.0, 4.0, 100, LayoutSpec(1, 1, 1, "horizontal"), style, [panel]
+    )
+
+
+def test_pie_wedges_and_labels():
+    data = {
+        "labels": ["North", "South", "East"],
+        "values": [10.0, 30.0, 60.0],
+        "colors": ["#ff0000", "#00ff00", "#0000ff"],
+        "decimals": 1,
+    }
+    out = render(_spec("pie", data), FigureConfig())
+    wedges = [e for e in out.elements if e.kind == "wedge"]
+    labels = [e for e in out.elements if e.kind == "wedge_label"]
+    assert [e.item for e in wedges] == [0, 1, 2] and [e.value for e in wedges] == [
+        [10.0],
+        [30.0],
+        [60.0],
+    ]
+    assert [e.text for e in labels] == ["North\n10.0", "South\n30.0", "East\n60.0"]
+    assert not any(e.kind.endswith("tick_label") for e in out.elements)
+    pixels = np.asarray(Image.open(io.BytesIO(out.png)).convert("RGB"))
+    blue = (pixels[..., 2] > 200) & (pixels[..., 0] < 60) & (pixels[..., 1] < 60)
+    x0, y0, x1, y1 = map(int, wedges[2].bbox)
+    inside = blue[y0:y1, x0:x1].sum()
+    assert inside == blue.sum() > 0  # every pixel of the blue wedge is inside its box
+    for e in out.elements:
+        assert (
+            0 <= e.bbox[0] <= e.bbox[2] <= out.width and 0 <= e.bbox[1] <= e.bbox[3] <= out.height
+        )
+
+
+def test_table_cells_hold_the_printed_text():
+    data = {
+        "row_header": "year",
+        "rows": ["2020", "2021"],
+        "columns": ["GDP", "label"],
+        "cells": [[1234.5, "North"], [-2.25, "South"]],
+        "decimals": [1, 0],
+    }
+    out = render(_spec("table", data), FigureConfig())
+    cells = {(e.series, e.item): e for e in out.elements if e.kind == "table_cell"}
+    assert cells[(0, 0)].text == "1,234.5" and cells[(0, 1)].text == "-2.2"
+    assert cells[(1, 1)].text == "South" and cells[(1, 1)].value is None
+    assert cells[(0, 0)].value == [1234.5]
+    headers = [e.text for e in out.elements if e.kind == "table_header"]
+    rows = [e.text for e in out.elements if e.kind == "row_label"]
+    assert headers == ["year", "GDP", "label"] and rows == ["2020", "2021"]
+    # cells tile the table: in one row left to right, in one column top to bottom
+    assert cells[(0, 0)].bbox[2] <= cells[(1, 0)].bbox[0] + 1
+    assert cells[(0, 0)].bbox[3] <= cells[(0, 1)].bbox[1] + 1
