@@ -11,6 +11,7 @@ import logging
 import os
 from collections import Counter
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -19,7 +20,8 @@ from typing import Any, Literal
 from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
-from figgen.record import figure_id
+from figgen.lock import LOCK_NAME, folder_lock
+from figgen.record import check_version, figure_id, parse_record
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 
 log = logging.getLogger(__name__)
@@ -67,6 +69,40 @@ def build_dataset(
     config = config or FigureConfig()
     _check_styles(config)
     store = BuildStore.open(out)
+    if store.is_file():
+        raise BuildDirError(f"{store} is a file, not a folder; choose another --out")
+    # one writer per local folder (remote stores cannot be locked this way)
+    claim = folder_lock(store.local_path()) if store.is_local else nullcontext()
+    with claim:
+        return _build_locked(
+            out,
+            store,
+            n=n,
+            seed=seed,
+            workers=workers,
+            config=config,
+            progress=progress,
+            questions=questions,
+            scheduler=scheduler,
+            format=format,
+            shard_size=shard_size,
+        )
+
+
+def _build_locked(
+    out: str | Path,
+    store: BuildStore,
+    *,
+    n: int,
+    seed: int,
+    workers: int | None,
+    config: FigureConfig,
+    progress: bool,
+    questions: bool,
+    scheduler: str | None,
+    format: OutputFormat,
+    shard_size: int,
+) -> BuildSummary:
     layout = {"format": "parquet", "shard_size": shard_size} if format == "parquet" else {}
     with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
         _prepare_dir(store, seed, config, layout)
@@ -86,7 +122,7 @@ def build_dataset(
     if format == "parquet":
         records = shards.built_records(store, n, shard_size)
     else:
-        records = (json.loads(store.read_text(f"{FIGURES}/{figure_id(i)}.json")) for i in range(n))
+        records = (_read_record(store, f"{FIGURES}/{figure_id(i)}.json") for i in range(n))
     manifest = {**_manifest(records, n, seed, config), **layout}
     if layout:
         manifest["command"] += f" --format parquet --shard-size {shard_size}"
@@ -106,15 +142,16 @@ def _prepare_dir(
     store: BuildStore, seed: int, config: FigureConfig, layout: dict[str, Any]
 ) -> None:
     """Make sure ``store`` is empty or holds this same build; claim it with a manifest."""
-    if store.is_file():
-        raise BuildDirError(f"{store} is a file, not a folder; choose another --out")
     if store.exists(MANIFEST):
         try:
             existing = json.loads(store.read_text(MANIFEST))
-        except (OSError, json.JSONDecodeError):
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            existing = None
+        if not isinstance(existing, dict):
             raise BuildDirError(
                 f"{store.path(MANIFEST)} is unreadable; move it away or use another --out"
-            ) from None
+            )
+        check_version(existing.get("figgen_version"), f"the build in {store}")
         if existing.get("seed") != seed or existing.get("config") != config.to_dict():
             raise BuildDirError(
                 f"{store} holds another build (seed {existing.get('seed')}, different config); "
@@ -127,11 +164,11 @@ def _prepare_dir(
                 f"{store} holds a build in format {existing.get('format', 'files')} "
                 f"(shard size {existing.get('shard_size')}); rerun with those options to resume"
             )
-    elif not store.is_empty():
+    elif store.names("") - {LOCK_NAME}:
         raise BuildDirError(f"{store} is not empty and holds no figgen build; choose another --out")
     try:
         store.makedirs(FIGURES)
-        removed = store.remove_stale_temporaries(FIGURES)
+        removed = store.remove_stale_temporaries(FIGURES) + store.remove_stale_temporaries("")
         if not store.exists(MANIFEST):
             claim = {
                 "status": "in_progress",
@@ -147,6 +184,14 @@ def _prepare_dir(
         ) from None
     if removed:
         log.info("removed %d partial files left by an interrupted run", removed)
+
+
+def _read_record(store: BuildStore, rel: str) -> dict[str, Any]:
+    try:
+        data = store.read_bytes(rel)
+    except OSError as exc:
+        raise FiggenError(f"cannot read record {store.path(rel)}: {exc.strerror or exc}") from None
+    return parse_record(data, store.path(rel))
 
 
 def _is_done(done: set[str], index: int) -> bool:

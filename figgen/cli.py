@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 from enum import StrEnum
@@ -97,6 +98,16 @@ def show(
     typer.echo(show_boxes(dataset, figure, out, kinds=set(kind) if kind else None))
 
 
+_ENVIRONMENT_FIXES = {
+    errno.ENOSPC: "free some space and run the same command again to finish",
+    errno.EDQUOT: "free some space and run the same command again to finish",
+    errno.EROFS: "write to a writable folder instead",
+    errno.EACCES: "write to a folder you may write to instead",
+    errno.EPERM: "write to a folder you may write to instead",
+}
+"""Failures of the machine rather than of figgen: one line, and what to do about them."""
+
+
 def main() -> None:
     """Console entry point: user errors become one line on stderr and exit code 2."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -104,4 +115,13 @@ def main() -> None:
         app()
     except FiggenError as exc:
         typer.echo(f"error: {exc}", err=True)
+        raise SystemExit(2) from None
+    except OSError as exc:
+        fix = _ENVIRONMENT_FIXES.get(exc.errno or 0)
+        if fix is None:
+            raise
+        where = f" {exc.filename}" if exc.filename else ""
+        typer.echo(
+            f"error: cannot write{where}: {exc.strerror}; {fix} (finished work is kept)", err=True
+        )
         raise SystemExit(2) from None

@@ -195,8 +195,8 @@ def _one_line(exc: ValidationError, source: str) -> str:
     if error["type"] == "extra_forbidden":
         parent = _section_for(error["loc"][:-1])
         valid = ", ".join(sorted(parent.model_fields)) if parent else ""
-        return f"{source}: unknown key '{key}'; valid keys here: {valid}"
-    return f"{source}: bad value for '{key}': {error['msg']} (got {error.get('input')!r})"
+        return f"{source}: unknown key {key!r}; valid keys here: {valid}"
+    return f"{source}: bad value for {key!r}: {error['msg']} (got {error.get('input')!r})"
 
 
 def _section_for(loc: tuple[Any, ...]) -> type[BaseModel] | None:

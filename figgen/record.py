@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from packaging.version import InvalidVersion, Version
+
+from figgen.errors import FiggenError
 from figgen.spec import FigureSpec
 
 ElementKind = Literal[
@@ -163,5 +166,50 @@ def dumps_record(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
+REGENERATE = "delete it and run the same `figgen build` again to regenerate it"
+
+
+def parse_record(data: str | bytes, source: str) -> dict[str, Any]:
+    """A record from its stored JSON; a damaged, foreign or too new one is a one-line error.
+
+    ``source`` names the file in the message.
+    """
+    try:
+        record = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FiggenError(f"record {source} is damaged ({exc}); {REGENERATE}") from None
+    if not isinstance(record, dict):
+        raise FiggenError(f"{source} is not a figure record (not an object); {REGENERATE}")
+    for key, kind in (("id", str), ("layout", dict), ("panels", list), ("image", dict)):
+        if not isinstance(record.get(key), kind):
+            raise FiggenError(f"{source} is not a figure record (bad {key!r}); {REGENERATE}")
+    generator = record.get("generator")
+    written_by = generator.get("version") if isinstance(generator, dict) else None
+    check_version(written_by, f"record {source}")
+    return record
+
+
+def check_version(written_by: object, what: str) -> None:
+    """Refuse data that a newer figgen wrote: its fields may mean what this one cannot read."""
+    from figgen import __version__
+
+    if not isinstance(written_by, str) or not __version__[0].isdigit():
+        return  # unversioned data, or a source tree without installed metadata
+    try:
+        newer = Version(written_by) > Version(__version__)
+    except InvalidVersion:  # not a release number (hand-made data): nothing to compare
+        return
+    if newer:
+        raise FiggenError(
+            f"{what} was written by figgen {written_by}, newer than this figgen {__version__}; "
+            "upgrade with `pip install -U figgen`"
+        )
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    """Read one record file (see :func:`parse_record`)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise FiggenError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    return parse_record(data, str(path))

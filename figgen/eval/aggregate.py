@@ -161,6 +161,17 @@ def _family(group: list[ScoredAnswer]) -> dict[str, Any]:
     return entry
 
 
+def error_kind(error: str) -> str:
+    """The exception name an error row starts with ("RateLimitError: ..."), else "error"."""
+    head = error.split(":", 1)[0].strip()
+    return head if head.isidentifier() else "error"
+
+
+def _errors_by_kind(answers: list[ScoredAnswer]) -> dict[str, int]:
+    kinds = Counter(error_kind(str(a.row["error"])) for a in answers if a.row.get("error"))
+    return dict(sorted(kinds.items()))
+
+
 def _count_distribution(group: list[ScoredAnswer]) -> dict[str, Any] | None:
     """Estimate-vs-truth pairs and the 90% containment region for an integer family."""
     pairs: list[tuple[float, float]] = []
@@ -225,6 +236,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
         "cost_usd": cost,
         "by_level": by_level,
         "by_family": by_family,
+        "errors_by_kind": _errors_by_kind(answers),
         "priced": price is not None,
         "cost_per_1000_questions": 1000 * cost / counts["n"] if counts["n"] else None,
         "accuracy_per_usd": accuracy / cost if accuracy is not None and cost > 0 else None,

@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from figgen.errors import FiggenError
-
-_KEY_ENV = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
-_KEY_SHAPE = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{8,}|AIza[A-Za-z0-9_\-]{20,})")
-
-
-def redact(text: str) -> str:
-    """Text with any API key (from the environment, or key-shaped) replaced by ``***``."""
-    for name in _KEY_ENV:
-        value = os.environ.get(name)
-        if value and len(value) >= 8:
-            text = text.replace(value, "***")
-    return _KEY_SHAPE.sub("***", text)
 
 
 @dataclass
@@ -35,6 +21,8 @@ class AnswerRow:
     rejected: bool = False
     reason: str | None = None
     usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
+    usage_estimated: bool = False
+    """The reply reported no usage, so ``usage`` and ``cost_usd`` are the pre-flight estimate."""
     cost_usd: float = 0.0
     image_scale: float = 1.0
     image_size: list[int] | None = None

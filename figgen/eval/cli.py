@@ -68,7 +68,9 @@ def run(
     retry_wait: Annotated[
         float, typer.Option(help="First backoff wait in seconds (doubles, with jitter).")
     ] = 1.0,
-    timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds one call may take in all before it is retried.")
+    ] = 600.0,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
     prompt: Annotated[
         str,
@@ -124,6 +126,7 @@ def run(
         initial_wait=retry_wait,
         max_wait=max(retry_wait, 60.0),
         jitter=retry_wait,
+        call_timeout=timeout,
     )
 
     fmt = _image_format(image_format)

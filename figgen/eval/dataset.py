@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.vqa.item import QAItem
+from figgen.record import load_record
+from figgen.vqa.item import QAItem, read_items
 
 
 @dataclass
@@ -29,7 +30,7 @@ class EvalDataset:
             path = self.root / "figures" / f"{figure_id}.json"
             if not path.is_file():
                 return None
-            self._records[figure_id] = json.loads(path.read_text(encoding="utf-8"))
+            self._records[figure_id] = load_record(path)
         return self._records[figure_id]
 
     def image_path(self, figure_id: str) -> Path:
@@ -93,15 +94,7 @@ def load_dataset(root: str | Path) -> EvalDataset:
         raise FiggenError(
             f"{qa_path} is missing; pass --data a dataset directory built by figgen build"
         )
-    items: list[QAItem] = []
-    with qa_path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                items.append(QAItem.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, TypeError) as exc:
-                raise FiggenError(f"{qa_path} line {number} is not a QA item ({exc})") from None
+    items = list(read_items(qa_path))
     sets_path = root / "image_sets.json"
     image_sets = json.loads(sets_path.read_text(encoding="utf-8")) if sets_path.is_file() else {}
     return EvalDataset(root, items, image_sets)

@@ -21,6 +21,7 @@ class Estimate:
     output_tokens: int = 0
     cost_usd: float | None = None
     per_question_usd: dict[str, float] = field(default_factory=dict)
+    per_question_tokens: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def describe(self, model: str) -> str:
         cost = (
@@ -69,6 +70,7 @@ def estimate_run(
         )
         estimate.input_tokens += n_in
         estimate.output_tokens += output_tokens
+        estimate.per_question_tokens[item.qid] = (n_in, output_tokens)
         if price is not None:
             cost = price.cost(n_in, output_tokens)
             estimate.per_question_usd[item.qid] = cost

@@ -15,6 +15,7 @@ model.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import re
@@ -39,21 +40,29 @@ class ParsedAnswer:
 
 _FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
 _NO_VALUE = object()
+MAX_REPLY_CHARS = 100_000
+"""Longer replies are rejected unread: a figgen answer is a small JSON object, and a runaway
+model must neither stall the run nor fill the answers file."""
+_OBJECT_START = re.compile(r"\{(?=\s*[\"}])")  # where a JSON object can begin
+MAX_OBJECT_STARTS = 1000
+"""Objects tried inside prose; each failed try costs time linear in the reply's length, so
+a reply of garbage braces must not cost quadratic time."""
 
 
 def _json_candidates(text: str) -> list[Any]:
     """Every JSON value found: the whole text, fenced blocks, then objects inside prose."""
-    with contextlib.suppress(json.JSONDecodeError):
+    # RecursionError: JSON nested deeper than Python's stack allows is no answer either
+    with contextlib.suppress(json.JSONDecodeError, RecursionError):
         return [json.loads(text)]  # the common case: the reply is just the JSON asked for
     found: list[Any] = []
     for chunk in _FENCE.findall(text):
-        with contextlib.suppress(json.JSONDecodeError):
+        with contextlib.suppress(json.JSONDecodeError, RecursionError):
             found.append(json.loads(chunk.strip()))
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
+    for match in itertools.islice(_OBJECT_START.finditer(text), MAX_OBJECT_STARTS):
         try:
             value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             continue
         if isinstance(value, dict):
             found.append(value)
@@ -234,6 +243,9 @@ def parse_reply(text: str | None, item: QAItem) -> ParsedAnswer:
     """Parse a reply to ``item``; a reply holding no readable answer is rejected."""
     if text is None or not text.strip():
         return ParsedAnswer(rejected=True, reason="empty reply")
+    if len(text) > MAX_REPLY_CHARS:
+        reason = f"reply of {len(text):,} characters is longer than the {MAX_REPLY_CHARS:,} read"
+        return ParsedAnswer(rejected=True, reason=reason)
     try:
         value = extract_value(text, item.answer_key)
         if value is _NO_VALUE:

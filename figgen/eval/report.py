@@ -170,6 +170,14 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for f, e in v["by_family"].items()
         ],
     )
+    errors = _table(
+        ["model", "error", "questions"],
+        [
+            [m, kind, n]
+            for m, v in models.items()
+            for kind, n in v.get("errors_by_kind", {}).items()
+        ],
+    )
     text_families = _metric_table(models, ("cer", "cer_list"), ["cer", "cer_normalized"])
     value_families = _metric_table(models, ("ssmape",), ["ssmape_abs", "ssmape_bias"])
     parts = [
@@ -189,6 +197,11 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "",
         overview,
         "",
+        *(
+            ["## Errors", "", "Questions that got no reply after every retry.", "", errors, ""]
+            if any(v.get("errors_by_kind") for v in models.values())
+            else []
+        ),
         "## By description level",
         "",
         levels,

@@ -2,8 +2,11 @@
 
 Retries (tenacity, exponential backoff with jitter) happen here and only here; providers
 classify errors. A context overflow halves the image and asks again. The budget check runs
-before each question is sent, reserving the larger of its estimate and the costliest
-answer so far, so a run stops before ``max_cost`` would be exceeded.
+before each question is sent: it counts what was spent, each question in flight at the
+worst bill-to-estimate ratio seen so far (and at least the costliest answer so far), and
+the next question at the larger of its estimate and the costliest answer so far; under a
+budget the first question goes alone, to learn that ratio. So a run stops before
+``max_cost`` would be exceeded.
 """
 
 from __future__ import annotations
@@ -17,20 +20,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from figgen.errors import FiggenError
-from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers, redact
+from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
-from figgen.eval.parse import parse_reply
+from figgen.eval.parse import MAX_REPLY_CHARS, parse_reply
 from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import build_prompt
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
 from figgen.eval.usage import Usage
+from figgen.secrets import redact
 from figgen.vqa.item import QAItem
 
 logger = logging.getLogger(__name__)
+
+CUT_MARK = " [cut by figgen]"
+"""Ends a stored reply that was longer than ``MAX_REPLY_CHARS`` (so scoring rejects it too)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,13 @@ class RetryPolicy:
     max_failures_in_a_row: int = 5
     """Questions that exhaust their retries one after another before the run gives up
     (a server that is down); questions refused outright (a 4xx) do not count."""
+    call_timeout: float | None = None
+    """Seconds one call may take in all; the SDKs' timeouts bound each network read, so a
+    server trickling bytes could otherwise hold a question for ever."""
+
+
+class CallTimeout(Exception):
+    """A call took longer than ``RetryPolicy.call_timeout``; retried like a dropped line."""
 
 
 @dataclass
@@ -69,8 +83,16 @@ class _FatalError(Exception):
 class _Ledger:
     """Running state shared by the dispatcher and the questions in flight."""
 
-    reserved: float = 0.0  # estimated cost of questions in flight
+    in_flight: dict[str, float] = field(default_factory=dict)  # qid -> its estimated cost
     dearest: float = 0.0  # the costliest answer so far
+    ratio: float = 1.0  # the largest bill / estimate seen
+    calibrated: bool = False  # a reply has shown how bills compare with the estimates
+
+    def committed(self) -> float:
+        """What the questions in flight may still cost: each at the worst ratio seen, and at
+        least the costliest answer so far."""
+        return sum(max(cost * self.ratio, self.dearest) for cost in self.in_flight.values())
+
     failing: int = 0  # questions failed in a row
     last_error: str = ""
 
@@ -127,14 +149,25 @@ async def ask_with_retries(
                 stop=stop_after_attempt(policy.attempts),
                 wait=wait,
                 retry=retry_if_exception(
-                    lambda exc: isinstance(exc, Exception) and provider.is_retryable(exc)
+                    lambda exc: (
+                        isinstance(exc, CallTimeout)
+                        or (isinstance(exc, Exception) and provider.is_retryable(exc))
+                    )
                 ),
                 reraise=True,
             ):
                 with attempt:
                     calls += 1
                     started = time.monotonic()
-                    reply = await provider.ask(prompt, config)
+                    try:
+                        reply = await asyncio.wait_for(
+                            provider.ask(prompt, config), policy.call_timeout
+                        )
+                    except TimeoutError as exc:  # ours, or a client's own (aiohttp's)
+                        limit = policy.call_timeout
+                        raise CallTimeout(
+                            f"no complete reply within {limit:g} s" if limit else str(exc)
+                        ) from None
                     return reply, prompt, calls, time.monotonic() - started
         except Exception as exc:
             image = prompt.image
@@ -289,16 +322,24 @@ async def run_questions(
                     )
                 )
                 return
-            cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
+            tokens_in, tokens_out = reply.input_tokens, reply.output_tokens
+            if not reply.usage_reported:  # bill the estimate, so --max-cost still holds
+                tokens_in, tokens_out = estimate.per_question_tokens[item.qid]
+                logger.warning("%s: the reply reports no usage; billing the estimate", item.qid)
+            cost = 0.0 if price is None else price.cost(tokens_in, tokens_out)
             parsed = parse_reply(reply.text, item)
+            raw = reply.text
+            if len(raw) > MAX_REPLY_CHARS:  # rejected unread; keep its start, marked as cut
+                raw = raw[:MAX_REPLY_CHARS] + CUT_MARK
             row = AnswerRow(
                 qid=item.qid,
                 model=model,
-                raw=reply.text,
+                raw=raw,
                 parsed=parsed.value,
                 rejected=parsed.rejected,
                 reason=parsed.reason,
-                usage={"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+                usage={"input_tokens": tokens_in, "output_tokens": tokens_out},
+                usage_estimated=not reply.usage_reported,
                 cost_usd=cost,
                 image_scale=image.scale,
                 image_size=[image.width, image.height],
@@ -310,11 +351,14 @@ async def run_questions(
             writer.write(row)
             summary.answered += 1
             summary.rejected += int(parsed.rejected)
-            summary.usage += Usage(reply.input_tokens, reply.output_tokens, cost)
+            summary.usage += Usage(tokens_in, tokens_out, cost)
             ledger.dearest = max(ledger.dearest, cost)
+            if reservation > 0:
+                ledger.ratio = max(ledger.ratio, cost / reservation)
+            ledger.calibrated = True
             ledger.failing = 0
         finally:
-            ledger.reserved -= reservation
+            ledger.in_flight.pop(item.qid, None)
             slots.release()
             bar.update(1)
             bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
@@ -333,23 +377,31 @@ async def run_questions(
                 if following is not None:
                     keys = dataset.image_keys(following)
                     ahead.append(asyncio.create_task(_prefetch(prepared, keys)))
+            # one question first: until a bill shows how far the estimates are off, more in
+            # flight could each cost more than reserved and pass --max-cost together
+            while max_cost is not None and not ledger.calibrated:
+                running = [task for task in tasks if not task.done()]
+                if not running:
+                    break
+                await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             await slots.acquire()
             if ledger.failing >= policy.max_failures_in_a_row or any(
                 task.done() and task.exception() for task in tasks
             ):
                 slots.release()
                 break
-            reservation = max(estimate.per_question_usd.get(item.qid, 0.0), ledger.dearest)
-            projected = summary.usage.cost_usd + ledger.reserved + reservation
+            reservation = estimate.per_question_usd.get(item.qid, 0.0)
+            next_cost = max(reservation, ledger.dearest)
+            projected = summary.usage.cost_usd + ledger.committed() + next_cost
             if max_cost is not None and projected > max_cost:
                 slots.release()
                 summary.stopped_for_budget = True
                 announce(
                     f"stopping before --max-cost ${max_cost:.4f}: spent "
-                    f"${summary.usage.cost_usd:.4f}, the next question may cost ${reservation:.4f}"
+                    f"${summary.usage.cost_usd:.4f}, the next question may cost ${next_cost:.4f}"
                 )
                 break
-            ledger.reserved += reservation
+            ledger.in_flight[item.qid] = reservation
             summary.asked += 1
             tasks.append(asyncio.create_task(ask_one(item, reservation)))
         results = await asyncio.gather(*tasks, return_exceptions=True)

@@ -14,6 +14,7 @@ from figgen.errors import FiggenError
 from figgen.export.hf import write_hf_folder
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import SplitFractions
+from figgen.secrets import redact
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +114,8 @@ def push_dataset(
                 delete_patterns=["data/**"],
             )
         except _hub_errors() as exc:
-            summary = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            text = redact(str(exc), token).strip()
+            summary = text.splitlines()[0] if text else type(exc).__name__
             raise FiggenError(
                 f"push to {repo_id} failed ({summary}); nothing was kept locally, "
                 "run the same command again"

@@ -10,7 +10,7 @@ from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.record import load_record
-from figgen.vqa.item import QAItem
+from figgen.vqa.item import QAItem, read_items
 
 
 @dataclass(frozen=True)
@@ -73,14 +73,4 @@ class BuiltDataset:
             raise FiggenError(
                 f"{self.qa_path} not found; write the questions first with `figgen qa {self.root}`"
             )
-        with self.qa_path.open(encoding="utf-8") as lines:
-            for number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    yield QAItem.from_dict(json.loads(line))
-                except (json.JSONDecodeError, TypeError) as exc:
-                    raise FiggenError(
-                        f"{self.qa_path}:{number} is not a question item ({exc}); "
-                        "rewrite it with `figgen qa`"
-                    ) from None
+        yield from read_items(self.qa_path)

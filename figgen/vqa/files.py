@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.store import atomic_text, atomic_write_text
+from figgen.lock import folder_lock
+from figgen.record import load_record
+from figgen.store import atomic_text, atomic_write_text, remove_stale_temporaries
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.context import offered_kinds
 from figgen.vqa.describe import describe_record
@@ -70,16 +72,6 @@ def record_paths(directory: Path) -> list[Path]:
     return paths
 
 
-def _load(path: Path) -> dict[str, Any]:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise FiggenError(f"cannot read record {path} ({exc}); rebuild that figure") from None
-    if not isinstance(record, dict) or "panels" not in record or "layout" not in record:
-        raise FiggenError(f"{path} is not a figure record; remove it or rebuild the figure")
-    return record
-
-
 def _build_kinds(directory: Path) -> tuple[str, ...] | None:
     """The kinds the build's config could draw (from its manifest), or None for the default."""
     try:
@@ -112,6 +104,12 @@ def write_qa(directory: str | Path) -> dict[str, Any]:
     """
     root = Path(directory)
     paths = record_paths(root)
+    with folder_lock(root):
+        remove_stale_temporaries(root)  # left by a killed run; the lock says none is ours
+        return _write_qa(root, paths)
+
+
+def _write_qa(root: Path, paths: list[Path]) -> dict[str, Any]:
     counter = QACounter()
     n_descriptions = 0
     with (
@@ -120,7 +118,7 @@ def write_qa(directory: str | Path) -> dict[str, Any]:
     ):
         kinds = _build_kinds(root)
         for path in paths:
-            record = _load(path)
+            record = load_record(path)
             for item in questions_for_record(record, kinds=kinds):
                 counter.add(item)
                 qa_out.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")

@@ -6,8 +6,13 @@ by ``answer_type`` and scores it by ``metric``. Both sides import the names from
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from figgen.errors import FiggenError
 
 Level = Literal[1, 2, 3]
 Scope = Literal["figure", "panel", "cross-panel"]
@@ -60,4 +65,61 @@ class QAItem:
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> QAItem:
-        return cls(**values)
+        """An item from its ``qa.jsonl`` form; a TypeError names the first field that does not
+        fit (readers turn it into a one-line error naming the line)."""
+        if not isinstance(values, dict):
+            raise TypeError("not a JSON object")
+        item = cls(**values)
+        problem = item._problem()
+        if problem:
+            raise TypeError(problem)
+        return item
+
+    def _problem(self) -> str | None:
+        for name in ("qid", "figure_id", "family", "question", "answer_key"):
+            if not isinstance(getattr(self, name), str):
+                return f"{name} must be a string"
+        for name, allowed in (
+            ("level", get_args(Level)),
+            ("scope", get_args(Scope)),
+            ("answer_type", get_args(AnswerType)),
+            ("metric", get_args(Metric)),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, str | int) or value not in allowed:
+                return f"{name} must be one of {', '.join(map(str, allowed))}"
+        if self.panel is not None and (isinstance(self.panel, bool) or not _is_int(self.panel)):
+            return "panel must be an integer or null"
+        if self.location is not None and not isinstance(self.location, str):
+            return "location must be a string or null"
+        if self.choices is not None and not (
+            isinstance(self.choices, list) and all(isinstance(c, str) for c in self.choices)
+        ):
+            return "choices must be a list of strings or null"
+        if not (isinstance(self.evidence, list) and all(_is_int(e) for e in self.evidence)):
+            return "evidence must be a list of element ids"
+        return None
+
+
+def read_items(path: Path) -> Iterator[QAItem]:
+    """The items of a ``qa.jsonl`` file in order; a line that is not an item (damaged, cut
+    short, not UTF-8) is a one-line FiggenError naming it."""
+    with path.open("rb") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield QAItem.from_dict(json.loads(line))
+            except (ValueError, TypeError) as exc:  # JSON and UTF-8 errors are ValueErrors
+                raise FiggenError(
+                    f"{path}:{number} is not a question item ({_short(exc)}); "
+                    f"rewrite the file with `figgen qa {path.parent}`"
+                ) from None
+
+
+def _short(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:120]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -57,8 +57,13 @@ class AnthropicProvider(Provider):
             **options,
         )
         text = "".join(block.text for block in message.content if block.type == "text")
-        usage = message.usage
-        return Reply(text, usage.input_tokens or 0, usage.output_tokens or 0)
+        usage = getattr(message, "usage", None)
+        return Reply(
+            text,
+            getattr(usage, "input_tokens", 0) or 0,
+            getattr(usage, "output_tokens", 0) or 0,
+            usage_reported=getattr(usage, "input_tokens", None) is not None,
+        )
 
     def is_retryable(self, error: Exception) -> bool:
         return sdk_retryable(self._sdk, error)

@@ -74,6 +74,8 @@ class Reply:
     text: str
     input_tokens: int = 0
     output_tokens: int = 0
+    usage_reported: bool = True
+    """False when the reply carried no token counts; the runner then bills the estimate."""
 
 
 class Provider(abc.ABC):

@@ -15,7 +15,7 @@ from figgen.eval.providers.base import (
     register_provider,
     require_sdk,
 )
-from figgen.eval.providers.overflow import says_context_overflow
+from figgen.eval.providers.overflow import says_context_overflow, transient
 
 
 def _config(types: Any, options: dict[str, Any]) -> Any:
@@ -60,14 +60,20 @@ class GeminiProvider(Provider):
         output = (getattr(usage, "candidates_token_count", 0) or 0) + (
             getattr(usage, "thoughts_token_count", 0) or 0  # thinking is billed as output
         )
-        return Reply(response.text or "", getattr(usage, "prompt_token_count", 0) or 0, output)
+        prompt_tokens = getattr(usage, "prompt_token_count", None)
+        return Reply(
+            response.text or "",
+            prompt_tokens or 0,
+            output,
+            usage_reported=prompt_tokens is not None,
+        )
 
     def _code(self, error: Exception) -> int | None:
         return getattr(error, "code", None) if isinstance(error, self._errors.APIError) else None
 
     def is_retryable(self, error: Exception) -> bool:
         code = self._code(error)
-        return code is not None and (code == 429 or code >= 500)
+        return (code is not None and (code == 429 or code >= 500)) or transient(error)
 
     def is_context_overflow(self, error: Exception) -> bool:
         return self._code(error) in (400, 413) and says_context_overflow(str(error))

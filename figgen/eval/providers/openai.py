@@ -100,11 +100,12 @@ class OpenAIProvider(Provider):
             input=[{"role": "user", "content": content}],
             **_responses_options(config.options),
         )
-        usage = response.usage
+        usage = getattr(response, "usage", None)
         return Reply(
             text=response.output_text or "",
             input_tokens=getattr(usage, "input_tokens", 0) or 0,
             output_tokens=getattr(usage, "output_tokens", 0) or 0,
+            usage_reported=getattr(usage, "input_tokens", None) is not None,
         )
 
     async def _ask_chat(self, prompt: Prompt, config: AskConfig) -> Reply:
@@ -117,12 +118,13 @@ class OpenAIProvider(Provider):
             messages=[{"role": "user", "content": content}],
             **config.options,
         )
-        usage = response.usage
+        usage = getattr(response, "usage", None)
         text = response.choices[0].message.content if response.choices else None
         return Reply(
             text=text or "",
             input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            usage_reported=getattr(usage, "prompt_tokens", None) is not None,
         )
 
     def is_retryable(self, error: Exception) -> bool:

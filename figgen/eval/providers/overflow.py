@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -22,9 +23,29 @@ def says_context_overflow(message: str) -> bool:
 # toolkit), so both providers classify errors with these.
 
 
+_TRANSPORT_ERRORS = {
+    # the HTTP clients under the vendor SDKs, matched by name so none has to be installed
+    "httpx": ("TransportError", "TimeoutException"),
+    "httpx2": ("TransportError", "TimeoutException"),
+    "aiohttp": ("ClientConnectionError", "ClientPayloadError", "ServerTimeoutError"),
+}
+
+
+def transient(error: Exception) -> bool:
+    """A fault below the vendor's API that another try may not meet: a dropped or reset
+    connection, a timeout, or a body cut short (JSON that does not parse)."""
+    if isinstance(error, ConnectionError | TimeoutError | json.JSONDecodeError):
+        return True
+    for cls in type(error).__mro__:
+        names = _TRANSPORT_ERRORS.get(cls.__module__.split(".")[0], ())
+        if cls.__name__ in names:
+            return True
+    return False
+
+
 def sdk_retryable(sdk: Any, error: Exception) -> bool:
     """Rate limits, dropped connections and server errors (5xx, Anthropic's 529 overload)."""
-    if isinstance(error, sdk.RateLimitError | sdk.APIConnectionError):
+    if isinstance(error, sdk.RateLimitError | sdk.APIConnectionError) or transient(error):
         return True
     return isinstance(error, sdk.APIStatusError) and error.status_code >= 500
 
