@@ -56,7 +56,7 @@ def bare_render(spec) -> float:  # type: ignore[no-untyped-def]
     with style_context(spec.style):
         fig, _ = build_figure(spec)
         fig.canvas.draw()
-        encode_png(fig)
+        encode_png(fig, PngSettings())
     return time.perf_counter() - start
 
 

@@ -20,6 +20,7 @@ from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
 from figgen.record import figure_id
+from figgen.render.png import PngSettings, check_encoder
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ def build_dataset(
         raise FiggenError(f"--shard-size must be at least 1, got {shard_size}")
     config = config or FigureConfig()
     _check_styles(config)
+    check_encoder(PngSettings.of(config.image))
     store = BuildStore.open(out)
     layout = {"format": "parquet", "shard_size": shard_size} if format == "parquet" else {}
     with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:

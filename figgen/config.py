@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
@@ -32,6 +32,7 @@ Range = Annotated[tuple[float, float], AfterValidator(_ordered)]
 IntRange = Annotated[tuple[int, int], AfterValidator(_ordered)]
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 Weights = Annotated[dict[str, float], AfterValidator(_probabilities)]
+PngEncoderName = Literal["pillow", "zlib", "fpng"]
 
 
 class _Section(BaseModel):
@@ -61,6 +62,10 @@ class ImageConfig(_Section):
     panel_inches: Range = (3.0, 5.0)
     max_inches: float = Field(25.0, gt=1.0, description="largest figure side, inches")
     max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
+    png_encoder: PngEncoderName = Field(
+        "pillow", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
+    )
+    png_compress_level: int = Field(1, ge=0, le=9, description="zlib level (pillow, zlib)")
 
 
 class TextConfig(_Section):
