@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import abc
 import functools
+import gc
 import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 from pathlib import Path
 from typing import TypeVar
 
@@ -96,6 +97,7 @@ class LocalPool(Executor):
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+            _stop_resource_tracker()
 
 
 class DaskCluster(Executor):
@@ -193,6 +195,18 @@ def _windowed(
         done, pending = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
             yield future.result()
+
+
+def _stop_resource_tracker() -> None:
+    """End the resource tracker process that spawning the pool started, now.
+
+    Left alone it outlives this process, and where no init reaps orphans it stays behind as a
+    zombie in the caller's process group. The next pool starts a new one.
+    """
+    gc.collect()  # finalize the closed pool's semaphores first: the tracker has nothing left
+    stop = getattr(resource_tracker._resource_tracker, "_stop", None)  # CPython >= 3.8
+    if stop is not None:
+        stop()
 
 
 def _call(task: Task[T]) -> T:
