@@ -37,7 +37,7 @@ _COLOR_TYPE = {3: 2, 4: 6}  # channels -> PNG colour type (truecolour, truecolou
 class PngSettings:
     """How a figure's PNG is encoded (``image.png_encoder`` and ``image.png_compress_level``)."""
 
-    encoder: PngEncoderName = "pillow"
+    encoder: PngEncoderName
     compress_level: int = 1
 
     @classmethod

@@ -20,7 +20,11 @@ from matplotlib.figure import Figure
 
 
 def memoize_ticks(fig: Figure) -> None:
-    """Give every axis of ``fig`` (panels and colorbars) a memoized ``_update_ticks``."""
+    """Give every axis of ``fig`` (panels and colorbars) a memoized ``_update_ticks``.
+
+    Call it once the figure is built: tick parameters (``tick_params``) set later are not
+    part of the watched state.
+    """
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             if "_update_ticks" not in vars(axis):

@@ -191,7 +191,7 @@ def test_stored_spec_renders_the_same_bytes(
 
 
 def test_memoized_ticks_draw_the_same_pixels_and_boxes_as_plain_matplotlib(
-    figures: list[GeneratedFigure],
+    figures: list[GeneratedFigure], small_config: FigureConfig
 ) -> None:
     for figure in figures[:6]:
         spec = spec_from_record(figure.record)
@@ -203,7 +203,7 @@ def test_memoized_ticks_draw_the_same_pixels_and_boxes_as_plain_matplotlib(
                     memoize_ticks(fig)
                 fig.canvas.draw()
                 boxes = [e.bbox for e in measure(fig, handles).elements]
-                drawn.append((encode_png(fig, PngSettings()), boxes))
+                drawn.append((encode_png(fig, PngSettings.of(small_config.image)), boxes))
         assert drawn[0] == drawn[1]
         assert drawn[1][0] == figure.png
 
