@@ -45,7 +45,7 @@ class ImageConfig(Section):
     max_inches: float = Field(25.0, gt=1.0, description="largest figure side, inches")
     max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
     png_encoder: PngEncoderName = Field(
-        "pillow", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
+        "zlib", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
     )
     png_compress_level: int = Field(1, ge=0, le=9, description="zlib level (pillow, zlib)")
 

@@ -5,9 +5,9 @@ much as rasterising it. All encoders write the same pixels (tested by decoding t
 they differ in seconds and bytes, so the choice is part of the config and a build's identity:
 
 - ``pillow``: Pillow's encoder at ``compress_level`` (it tries every PNG row filter).
-- ``zlib``: figgen's own writer: every row "up"-filtered in numpy, then one stdlib ``zlib``
-  stream at ``compress_level``; on figures (flat fills, straight edges) as small as Pillow's
-  at the same level and over twice as fast, with no extra package.
+- ``zlib`` (the default): figgen's own writer: every row "up"-filtered in numpy, then one
+  stdlib ``zlib`` stream at ``compress_level``; on figures (flat fills, straight edges) as
+  small as Pillow's at the same level and about twice as fast, with no extra package.
 - ``fpng``: Rich Geldreich's fpng through the ``fpng`` package (``pip install
   'figgen[fpng]'``), the fastest; its files are larger and it has no level.
 """

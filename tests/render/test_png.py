@@ -150,7 +150,7 @@ def test_missing_fpng_fails_in_one_line_before_any_work(
 
 
 def test_config_validates_the_encoder_and_level() -> None:
-    assert FigureConfig().image.png_encoder == "pillow"
+    assert FigureConfig().image.png_encoder == "zlib"
     with pytest.raises(ConfigError, match="image.png_encoder"):
         config_from_dict({"image": {"png_encoder": "jpeg"}})
     with pytest.raises(ConfigError, match="image.png_compress_level"):
