@@ -205,7 +205,7 @@ def _encoder_name(settings: PngSettings) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=30, help="figures for pipeline/bare")
+    parser.add_argument("--n", type=int, default=30, help="figures for pipeline/bare; 0 skips")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--encoder", choices=PNG_ENCODERS, help="default: the config's")
     parser.add_argument("--level", type=int, help="compress level for pillow and zlib")
@@ -231,7 +231,8 @@ def main() -> None:
         scale_report(args.sizes, args.seed, args.scale_config)
     if args.workers_n:
         workers_report(args.workers_n, args.workers_seed, args.repeats, cfg)
-    pipeline_report(args.n, args.seed, cfg)
+    if args.n:
+        pipeline_report(args.n, args.seed, cfg)
 
 
 if __name__ == "__main__":
