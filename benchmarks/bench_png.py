@@ -16,10 +16,10 @@ import time
 import numpy as np
 from PIL import Image
 
+from figgen.compose import sample_figure
 from figgen.config import FigureConfig
 from figgen.render.canvas import build_figure, style_context
 from figgen.render.png import PngSettings, encode_rgba
-from figgen.sample.figure import sample_figure
 
 SETTINGS = [
     PngSettings("pillow", 1),

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from figgen import __version__
+from figgen.compose import sample_footprint
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
 from figgen.record import figure_id
 from figgen.render.png import PngSettings, check_encoder
-from figgen.sample.figure import sample_footprint
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from figgen.build import largest_first
+from figgen.compose import sample_figure, sample_footprint
 from figgen.config import FigureConfig
-from figgen.sample.figure import sample_figure, sample_footprint
 from tests.scale.conftest import TINY
 
 
