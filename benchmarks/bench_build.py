@@ -1,42 +1,54 @@
-"""Time the full figure pipeline against a bare matplotlib render of the same specs.
+"""Time the figure pipeline against plain matplotlib on the same specs, and 1 vs 2 workers.
 
-bare:     build the axes from the spec, draw once (layout + raster), encode the PNG.
-pipeline: sample the spec, lay out, measure every box, repair if needed, raster, encode,
-          assemble and serialise the record: everything ``figgen build`` does per figure.
+bare:     plain matplotlib: build the axes from the spec, draw once (layout + raster),
+          encode the PNG with the configured encoder.
+pipeline: everything ``figgen build`` does per figure: sample the spec, draw, measure every
+          box, repair if needed, encode, assemble and serialise the record.
 
-Both run in this process on the same specs, interleaved, so machine load hits both alike.
+Both run in this process on the same specs, interleaved, timed in CPU seconds of this
+process, so load on the other core changes both alike. The summary lines are::
 
-Before that, the scale part builds ``--sizes`` figures (default 50 and 500) with 1 and 2 local
-worker processes, as ``figgen build`` does (figure files written to a temporary folder), and
-prints figures per second, the 2-worker/1-worker scaling ratio, the CPU seconds per figure
-(its inverse is the throughput of one fully used core, whatever else loads the machine), and
-each worker's peak RSS (``resource.getrusage`` ``ru_maxrss`` inside the worker). Every run
-starts fresh worker processes, so the peaks for 50 and 500 figures show whether memory grows
-with the build; so does the workers' current RSS (``/proc/self/statm``) after the first and
-the last tenth of the figures. It uses the small ``--scale-config tiny`` figures by default (1-2 panels at
-50-60 dpi) so that 500 figures take minutes; ``--scale-config default`` times real defaults.
+    figures per CPU second: X      (the pipeline's; load-insensitive throughput of one core)
+    encode share of bare: X.XX     (PNG encoding / the bare render)
+    pipeline/bare ratio: X.XX
+    2 workers speed-up: X.XX       (``figgen build --n 16 --seed 7``, 1 vs 2 workers, wall)
 
-The last line is ``pipeline/bare ratio: X.XX``.
+The speed-up runs the real command in fresh processes (imports, figures, questions,
+manifest), ``--repeats`` paired times, and reports the median ratio; it is depressed by
+any other load on the machine, so the load average is printed beside it.
 
-    python benchmarks/bench_build.py --n 30 --seed 0 --sizes 50 500
+``--sizes 50 500`` adds the scale part: builds of that many (``--scale-config tiny``)
+figures with 1 and 2 local workers, with figures per second, CPU seconds per figure and
+each worker's peak RSS (``resource.getrusage`` ``ru_maxrss`` inside the worker) and current
+RSS (``/proc/self/statm``) after the first and the last tenth of the figures.
+
+    python benchmarks/bench_build.py --n 30 --seed 0 --encoder fpng
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
 from functools import partial
+from pathlib import Path
 
 from figgen.build import write_figure
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import generate_figure
 from figgen.render.canvas import build_figure, encode_png, style_context
+from figgen.render.png import PNG_ENCODERS, PngSettings
 from figgen.scale import BuildStore, LocalPool
 from figgen.scale.memory import TaskUsage, measured
+from figgen.spec import FigureSpec
 
 SCALE_CONFIGS = {
     "tiny": {
@@ -51,13 +63,16 @@ SCALE_CONFIGS = {
 }
 
 
-def bare_render(spec) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
+def bare_render(spec: FigureSpec, settings: PngSettings) -> tuple[float, float]:
+    """CPU seconds of plain matplotlib drawing and encoding ``spec``, and of the encoding."""
+    start = time.process_time()
     with style_context(spec.style):
         fig, _ = build_figure(spec)
         fig.canvas.draw()
-        encode_png(fig)
-    return time.perf_counter() - start
+        encoding = time.process_time()
+        encode_png(fig, settings)
+    end = time.process_time()
+    return end - start, end - encoding
 
 
 def _warm_worker(seconds: float) -> None:
@@ -109,33 +124,22 @@ def scale_report(sizes: list[int], seed: int, config_name: str) -> None:
         print(f"N={n} scaling 2 workers / 1 worker: {rates[2] / rates[1]:.2f}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--sizes",
-        type=int,
-        nargs="*",
-        default=[50, 500],
-        help="figure counts for the scale part; none skips it",
-    )
-    parser.add_argument("--scale-config", choices=sorted(SCALE_CONFIGS), default="tiny")
-    args = parser.parse_args()
-    if args.sizes:
-        scale_report(args.sizes, args.seed, args.scale_config)
-    cfg = FigureConfig()
-    generate_figure(cfg, args.seed, 0)  # warm caches (fonts, mathtext) outside the timing
-    bare_total = pipe_total = 0.0
+def pipeline_report(n: int, seed: int, cfg: FigureConfig) -> None:
+    settings = PngSettings.of(cfg.image)
+    generate_figure(cfg, seed, 0)  # warm caches (fonts, mathtext) outside the timing
+    bare_total = pipe_total = encode_total = 0.0
+    png_bytes = 0
     passes: Counter[int] = Counter()
-    for index in range(args.n):
-        start = time.perf_counter()
-        figure = generate_figure(cfg, args.seed, index)
-        pipe = time.perf_counter() - start
-        spec = sample_figure(cfg, args.seed, index, attempt=figure.record["attempt"])
-        bare = bare_render(spec)
+    for index in range(n):
+        start = time.process_time()
+        figure = generate_figure(cfg, seed, index)
+        pipe = time.process_time() - start
+        spec = sample_figure(cfg, seed, index, attempt=figure.record["attempt"])
+        bare, encode = bare_render(spec, settings)
         pipe_total += pipe
         bare_total += bare
+        encode_total += encode
+        png_bytes += len(figure.png)
         attempts = figure.record["repair"]["attempts"] + 10 * len(
             figure.record["repair"]["resampled"]
         )
@@ -148,10 +152,87 @@ def main() -> None:
             f"bare {bare:.2f}s pipeline {pipe:.2f}s ratio {pipe / bare:.2f}"
         )
     print(
-        f"figures: {args.n}, bare {bare_total:.1f}s, pipeline {pipe_total:.1f}s, "
-        f"layout passes per figure: {dict(sorted(passes.items()))}"
+        f"figures: {n} of seed {seed}, bare {bare_total:.1f} CPU s, pipeline {pipe_total:.1f} "
+        f"CPU s, layout passes per figure: {dict(sorted(passes.items()))}"
     )
+    print(
+        f"encoder {_encoder_name(settings)}: {encode_total / n:.3f} CPU s and "
+        f"{png_bytes / n / 1024:.0f} KiB per figure"
+    )
+    print(f"figures per CPU second: {n / pipe_total:.2f}")
+    print(f"encode share of bare: {encode_total / bare_total:.2f}")
     print(f"pipeline/bare ratio: {pipe_total / bare_total:.2f}")
+
+
+def workers_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
+    """Wall time of ``figgen build`` with 1 and 2 workers, paired runs, median ratio."""
+    ratios = []
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder, "config.json")
+        config.write_text(
+            json.dumps(
+                {"image": {k: v for k, v in cfg.image.model_dump().items() if k.startswith("png_")}}
+            )
+        )
+        for repeat in range(repeats):
+            walls = {}
+            for workers in (1, 2):
+                out = Path(folder, f"build-{repeat}-{workers}")
+                command = [sys.executable, "-m", "figgen", "build", "--n", str(n)]
+                command += ["--seed", str(seed), "--workers", str(workers), "--out", str(out)]
+                command += ["--config", str(config), "--no-progress"]
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+                walls[workers] = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                print(
+                    f"figgen build --n {n} --seed {seed} --workers {workers}: "
+                    f"{walls[workers]:.1f} s wall, {cpu / n:.2f} CPU s per figure"
+                )
+            ratios.append(walls[1] / walls[2])
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min) after: {load} on {os.cpu_count()} cores")
+    print(f"2 workers speed-up: {statistics.median(ratios):.2f}")
+
+
+def _encoder_name(settings: PngSettings) -> str:
+    if settings.encoder == "fpng":
+        return "fpng"
+    return f"{settings.encoder} level {settings.compress_level}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=30, help="figures for pipeline/bare; 0 skips")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--encoder", choices=PNG_ENCODERS, help="default: the config's")
+    parser.add_argument("--level", type=int, help="compress level for pillow and zlib")
+    parser.add_argument(
+        "--workers-n", type=int, default=16, help="figures for the 1 vs 2 workers build; 0 skips"
+    )
+    parser.add_argument("--workers-seed", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=1, help="paired 1/2-worker builds")
+    parser.add_argument(
+        "--sizes", type=int, nargs="*", default=[], help="figure counts for the scale part"
+    )
+    parser.add_argument("--scale-config", choices=sorted(SCALE_CONFIGS), default="tiny")
+    args = parser.parse_args()
+    image: dict[str, object] = {}
+    if args.encoder:
+        image["png_encoder"] = args.encoder
+    if args.level is not None:
+        image["png_compress_level"] = args.level
+    cfg = config_from_dict({"image": image})
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min) before: {load} on {os.cpu_count()} cores")
+    if args.sizes:
+        scale_report(args.sizes, args.seed, args.scale_config)
+    if args.workers_n:
+        workers_report(args.workers_n, args.workers_seed, args.repeats, cfg)
+    if args.n:
+        pipeline_report(args.n, args.seed, cfg)
 
 
 if __name__ == "__main__":

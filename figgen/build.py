@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from collections import Counter
 from collections.abc import Iterable
@@ -18,10 +19,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from figgen import __version__
+from figgen.compose import sample_footprint
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
 from figgen.lock import LOCK_NAME, folder_lock
 from figgen.record import check_version, figure_id, parse_record
+from figgen.render.png import PngSettings, check_encoder
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,7 @@ def build_dataset(
         raise FiggenError(f"--shard-size must be at least 1, got {shard_size}")
     config = config or FigureConfig()
     _check_styles(config)
+    check_encoder(PngSettings.of(config.image))
     store = BuildStore.open(out)
     if store.is_file():
         raise BuildDirError(f"{store} is a file, not a folder; choose another --out")
@@ -110,10 +114,10 @@ def _build_locked(
             todo, generated = shards.shard_tasks(store, n, shard_size, seed, config)
         else:
             done = store.names(FIGURES)
+            missing = [i for i in range(n) if not _is_done(done, i)]
             todo = [
                 partial(write_figure, store, seed, i, config)
-                for i in range(n)
-                if not _is_done(done, i)
+                for i in largest_first(missing, config, seed)
             ]
             generated = len(todo)
         log.info("%d of %d figures to generate in %s", generated, n, store)
@@ -198,6 +202,15 @@ def _is_done(done: set[str], index: int) -> bool:
     # The JSON is written after the PNG, so its presence means the figure is complete.
     name = figure_id(index)
     return f"{name}.json" in done and f"{name}.png" in done
+
+
+def largest_first(indices: list[int], config: FigureConfig, seed: int) -> list[int]:
+    """``indices`` by falling predicted cost (pixels x panels), ties in index order.
+
+    Workers take the next figure when they finish one, so starting the longest first leaves
+    only short figures for the end and no worker idles while another draws a 25-panel figure.
+    """
+    return sorted(indices, key=lambda i: -math.prod(sample_footprint(config, seed, i)))
 
 
 def write_figure(store: BuildStore, seed: int, index: int, config: FigureConfig) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 
@@ -18,6 +18,7 @@ from figgen.kinds import KINDS, default_mix
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
 
 S = TypeVar("S", bound=Section)
+PngEncoderName = Literal["pillow", "zlib", "fpng"]
 
 
 class PanelsConfig(Section):
@@ -43,6 +44,10 @@ class ImageConfig(Section):
     panel_inches: Range = (3.0, 5.0)
     max_inches: float = Field(25.0, gt=1.0, description="largest figure side, inches")
     max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
+    png_encoder: PngEncoderName = Field(
+        "zlib", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
+    )
+    png_compress_level: int = Field(1, ge=0, le=9, description="zlib level (pillow, zlib)")
 
 
 class TextConfig(Section):

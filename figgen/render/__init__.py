@@ -10,9 +10,11 @@ from figgen.config import FigureConfig
 from figgen.errors import FiggenError
 from figgen.record import Element
 from figgen.render.boxes import intersect
-from figgen.render.canvas import build_figure, encode_png, lay_out, style_context
+from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.render.elements import measure
+from figgen.render.png import PngSettings
 from figgen.render.repair import find_problems, plan_repair
+from figgen.render.tick_memo import memoize_ticks
 from figgen.spec import FigureSpec
 
 log = logging.getLogger(__name__)
@@ -35,21 +37,21 @@ class Rendered:
 def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
     """Draw ``spec``, repairing overlaps on the measured boxes, and encode the PNG.
 
-    Each pass lays the figure out without rasterising; once the boxes are clean the layout
-    is frozen and the figure is rasterised once, so the PNG and the boxes come from one layout.
+    Each pass is one ordinary draw (layout engine and raster), then every box is measured
+    on what was drawn; a clean pass is encoded as it stands, so the PNG and the boxes come
+    from one draw and a figure that needs no repair costs one draw, like a bare ``savefig``.
     """
     spec = spec.copy()
     actions: list[dict[str, Any]] = []
     for attempt in range(cfg.repair_attempts + 1):
         with style_context(spec.style):
             fig, handles = build_figure(spec)
-            lay_out(fig)
+            memoize_ticks(fig)
+            fig.canvas.draw()
             measured = measure(fig, handles)
             problems = find_problems(measured, spec)
             if not problems:
-                fig.set_layout_engine("none")  # freeze: the raster draw must not move anything
-                fig.canvas.draw()
-                png = encode_png(fig)
+                png = encode_png(fig, PngSettings.of(cfg.image))
                 width, height = fig.canvas.get_width_height()
                 return Rendered(
                     spec,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,13 +13,11 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogLocator, NullFormatter
-from PIL import Image
 
 from figgen.kinds import KINDS, Drawn
 from figgen.kinds.ticks import FittingLocator
+from figgen.render.png import PngSettings, encode_rgba
 from figgen.spec import FigureSpec, FigureStyle
-
-PNG_COMPRESS_LEVEL = 1
 
 
 @dataclass
@@ -91,35 +88,8 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
     return fig, handles
 
 
-def lay_out(fig: Figure) -> None:
-    """Run the layout engine and place every text for the final axes positions, without drawing.
-
-    A full draw with rendering disabled would do the same and also walk every line, patch and
-    collection; placing titles, axis labels and offset texts (what ``get_tightbbox`` updates) is
-    all the measuring needs.
-    """
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    engine = fig.get_layout_engine()
-    if engine is not None:
-        engine.execute(fig)
-    for ax in fig.axes:
-        ax.get_tightbbox(renderer)
-        legend = ax.get_legend()
-        if legend is not None:  # a legend packs its entries only when drawn
-            with renderer._draw_disabled():
-                legend.draw(renderer)
-
-
-def encode_png(fig: Figure) -> bytes:
+def encode_png(fig: Figure, settings: PngSettings) -> bytes:
     """PNG bytes of the canvas as last drawn (identical pixels to ``savefig`` at this dpi)."""
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
-    rgba = np.asarray(canvas.buffer_rgba())
-    image = (
-        Image.fromarray(np.ascontiguousarray(rgba[..., :3]))
-        if rgba[..., 3].min() == 255
-        else Image.fromarray(rgba)
-    )
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return encode_rgba(np.asarray(canvas.buffer_rgba()), settings)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import abc
 import functools
+import gc
 import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 from pathlib import Path
 from typing import TypeVar
 
@@ -76,6 +77,7 @@ class LocalPool(Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._started_tracker = False
 
     def run(self, tasks: Sequence[Task[T]]) -> Iterator[T]:
         if self._pool is None and len(tasks) <= 1:
@@ -84,7 +86,10 @@ class LocalPool(Executor):
         if self._pool is None:
             ctx = get_context("spawn")  # no inherited matplotlib or thread state in workers
             workers = min(self.workers, len(tasks))
+            had_tracker = _tracker_pid() is not None
+            # The pool's queues register their semaphores, which starts the tracker.
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+            self._started_tracker = not had_tracker and _tracker_pid() is not None
         pool = self._pool
         yield from _windowed(lambda task: pool.submit(_call, task), tasks, self.window)
 
@@ -96,6 +101,9 @@ class LocalPool(Executor):
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+            if self._started_tracker:
+                _stop_resource_tracker()
+                self._started_tracker = False
 
 
 class DaskCluster(Executor):
@@ -193,6 +201,23 @@ def _windowed(
         done, pending = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
             yield future.result()
+
+
+def _tracker_pid() -> int | None:
+    """The pid of the resource tracker this process started, if it is running."""
+    return getattr(resource_tracker._resource_tracker, "_pid", None)
+
+
+def _stop_resource_tracker() -> None:
+    """End the resource tracker process that starting the pool spawned, now.
+
+    Left alone it outlives this process, and where no init reaps orphans it stays behind as a
+    zombie in the caller's process group. A later pool starts a new one.
+    """
+    gc.collect()  # finalize the closed pool's semaphores first: the tracker has nothing left
+    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
+    if stop is not None:
+        stop()
 
 
 def _call(task: Task[T]) -> T:

@@ -6,14 +6,18 @@ import io
 
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator
 from PIL import Image
 
 from figgen.config import FigureConfig
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.record import spec_from_record
 from figgen.render import render
-from figgen.render.canvas import build_figure, lay_out, style_context
+from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.render.elements import measure
+from figgen.render.png import PngSettings
+from figgen.render.tick_memo import memoize_ticks
 
 SEEDS = range(14)
 
@@ -186,19 +190,35 @@ def test_stored_spec_renders_the_same_bytes(
         assert again.repair["actions"] == []  # the stored spec is already repaired
 
 
-def test_dry_layout_boxes_equal_the_rasterised_boxes(
-    small_config: FigureConfig, figures: list[GeneratedFigure]
+def test_memoized_ticks_draw_the_same_pixels_and_boxes_as_plain_matplotlib(
+    figures: list[GeneratedFigure], small_config: FigureConfig
 ) -> None:
-    for figure in figures[:4]:
+    for figure in figures[:6]:
         spec = spec_from_record(figure.record)
-        with style_context(spec.style):
-            fig, handles = build_figure(spec)
-            lay_out(fig)
-            dry = [e.bbox for e in measure(fig, handles).elements]
-            fig.set_layout_engine("none")
-            fig.canvas.draw()
-            final = [e.bbox for e in measure(fig, handles).elements]
-        assert dry == final
+        drawn = []
+        for memo in (False, True):
+            with style_context(spec.style):
+                fig, handles = build_figure(spec)
+                if memo:
+                    memoize_ticks(fig)
+                fig.canvas.draw()
+                boxes = [e.bbox for e in measure(fig, handles).elements]
+                drawn.append((encode_png(fig, PngSettings.of(small_config.image)), boxes))
+        assert drawn[0] == drawn[1]
+        assert drawn[1][0] == figure.png
+
+
+def test_memoized_ticks_follow_a_change_of_limits() -> None:
+    fig = Figure(dpi=50)
+    ax = fig.add_subplot()
+    memoize_ticks(fig)
+    ax.set_xlim(0, 1)
+    first = [tick.get_loc() for tick in ax.xaxis._update_ticks()]
+    ax.set_xlim(0, 100)
+    second = [tick.get_loc() for tick in ax.xaxis._update_ticks()]
+    assert max(first) <= 1 < max(second)
+    ax.xaxis.set_major_locator(FixedLocator([10, 20]))
+    assert [tick.get_loc() for tick in ax.xaxis._update_ticks()] == [10, 20]
 
 
 def test_repair_is_logged_and_resolves_crowding() -> None:
