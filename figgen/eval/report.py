@@ -13,7 +13,7 @@ from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
-from figgen.store import atomic_write_text
+from figgen.storage import atomic_write_text
 
 
 def _cell(value: Any) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.store import atomic_text, atomic_write_text
+from figgen.storage import atomic_text, atomic_write_text
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.context import offered_kinds
 from figgen.vqa.describe import describe_record
