@@ -33,12 +33,30 @@ if TYPE_CHECKING:
     from figgen.vqa.item import Level
 
 
-CONTOUR_STYLE = declare("contour_style", 1, "panel", "choice", "exact")
-MIN_Z = declare("min_z", 2, "panel", "number", "ssmape")
-MAX_Z = declare("max_z", 2, "panel", "number", "ssmape")
-N_PEAKS = declare("n_peaks", 3, "panel", "integer", "exact", is_count=True)
-GRADIENT_DIRECTION = declare("gradient_direction", 3, "panel", "choice", "exact")
-
+_Z = (
+    "in {loc}, what is the %s value of the quantity shown by the filled contours, read on the "
+    "colour bar?"
+)
+# fmt: off
+CONTOUR_STYLE = declare(
+    "contour_style", 1, "panel", "choice", "exact",
+    "how is the contour plot in {loc} drawn: as a filled colour image without contour lines "
+    "(image), as contour lines only (lines), or as a filled image with contour lines on top "
+    "(both)?",
+)
+MIN_Z = declare("min_z", 2, "panel", "number", "ssmape", _Z % "smallest")
+MAX_Z = declare("max_z", 2, "panel", "number", "ssmape", _Z % "largest")
+N_PEAKS = declare(
+    "n_peaks", 3, "panel", "integer", "exact",
+    "how many separate peaks (local maxima of the contoured quantity) does {loc} show? Use the "
+    "colour bar to tell high values from low ones.", is_count=True,
+)
+GRADIENT_DIRECTION = declare(
+    "gradient_direction", 3, "panel", "choice", "exact",
+    "in {loc}, in which direction do the values of the contoured quantity increase (use the "
+    "colour bar)?",
+)
+# fmt: on
 CONTOUR_STYLES = ["image", "lines", "both"]
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
@@ -177,44 +195,31 @@ class ContourKind(KindHooks):
         return Drawn(probes=[probe], colorbar=cbar)
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        loc, style = ctx.location(panel), panel.get("style", {})
+        style = panel.get("style", {})
         fields = ctx.element_ids(panel["index"], "contour_level", "contour_band")
         if level == 1:
             if style.get("contour_style") in CONTOUR_STYLES:
                 ctx.ask(
                     CONTOUR_STYLE,
                     panel,
-                    f"how is the contour plot in {loc} drawn: as a "
-                    "filled colour image without contour lines (image), as contour lines "
-                    "only (lines), or as a filled image with contour lines on top (both)?",
                     style["contour_style"],
-                    choices=list(CONTOUR_STYLES),
+                    choices=CONTOUR_STYLES,
                     evidence=fields,
                 )
         elif level == 2:
-            _values(ctx, panel, loc, fields)
+            _values(ctx, panel, fields)
         else:
             evidence = ctx.element_ids(panel["index"], "colorbar", "contour_level", "contour_band")
             peaks = contour_trends.n_peaks(panel)
             if peaks is not None:
-                ctx.ask(
-                    N_PEAKS,
-                    panel,
-                    "how many separate peaks (local maxima of the contoured "
-                    f"quantity) does {loc} show? Use the colour bar to tell high values from "
-                    "low ones.",
-                    peaks,
-                    evidence=evidence,
-                )
+                ctx.ask(N_PEAKS, panel, peaks, evidence=evidence)
             direction = contour_trends.gradient_direction(panel)
             if direction is not None:
                 ctx.ask(
                     GRADIENT_DIRECTION,
                     panel,
-                    f"in {loc}, in which direction do the values "
-                    "of the contoured quantity increase (use the colour bar)?",
                     direction,
-                    choices=list(DIRECTION_CHOICES),
+                    choices=DIRECTION_CHOICES,
                     evidence=evidence,
                 )
 
@@ -288,32 +293,23 @@ def contour_mean_y(panel: dict[str, Any]) -> float | None:
     return float((weights.sum(axis=1) * y).sum() / total)
 
 
-def _values(ctx: FigureContext, panel: dict[str, Any], loc: str, fields: list[int]) -> None:
+def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> None:
     data, style = panel["data"], panel.get("style", {})
     mean = contour_mean_y(panel)
     if mean is not None:
-        sampled = has(data.get("samples_y"))
         what = (
-            "the mean y value of the points whose density the contours show"
-            if sampled
-            else "the mean y value of the quantity the contours show (the y coordinate of "
-            "its centre of mass)"
+            "the points whose density the contours show"
+            if has(data.get("samples_y"))
+            else "the quantity the contours show (the y coordinate of its centre of mass)"
         )
-        ctx.ask(MEAN_Y, panel, f"in {loc}, what is {what}?", round_sig(mean), evidence=fields)
+        ctx.ask(MEAN_Y, panel, round_sig(mean), evidence=fields, what=what)
     range_question(ctx, panel, "the contours", min(data["x"]), max(data["x"]), fields)
     if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
         # filled bands run from min(z) to max(z), so the colour bar spans exactly that
         z = [float(v) for row in data["z"] for v in row]
         bar = ctx.element_ids(panel["index"], "colorbar", "colorbar_tick_label")
-        for family, word, value in ((MIN_Z, "smallest", min(z)), (MAX_Z, "largest", max(z))):
-            ctx.ask(
-                family,
-                panel,
-                f"in {loc}, what is the {word} value of the quantity shown "
-                "by the filled contours, read on the colour bar?",
-                round_sig(value),
-                evidence=bar,
-            )
+        ctx.ask(MIN_Z, panel, round_sig(min(z)), evidence=bar)
+        ctx.ask(MAX_Z, panel, round_sig(max(z)), evidence=bar)
 
 
 register(ContourKind())

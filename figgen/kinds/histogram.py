@@ -21,7 +21,7 @@ from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa import trends
-from figgen.vqa.families import ERROR_BARS, declare
+from figgen.vqa.families import ERROR_BARS, RANGE, declare
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -32,12 +32,32 @@ if TYPE_CHECKING:
     from figgen.vqa.item import Level
 
 
-N_BARS = declare("n_bars", 1, "panel", "integer", "exact", is_count=True)
-HIST_MEAN = declare("hist_mean", 2, "panel", "number", "ssmape")
-MAX_COUNT = declare("max_count", 2, "panel", "number", "ssmape")
-BIN_RANGE = declare("bin_range", 2, "panel", "number_pair", "relaxed_5pct")
-SYMMETRY = declare("symmetry", 3, "panel", "choice", "exact")
-N_MODES = declare("n_modes", 3, "panel", "integer", "exact", is_count=True)
+_SHAPE = "the distribution shown by the histogram in {loc}"
+# fmt: off
+N_BARS = declare(
+    "n_bars", 1, "panel", "integer", "exact",
+    "how many bars does the histogram in {loc} have?", is_count=True,
+)
+HIST_MEAN = declare(
+    "hist_mean", 2, "panel", "number", "ssmape",
+    "what is the mean of the data whose distribution the histogram in {loc} shows (the mean "
+    "of the underlying values, not of the bar heights)?",
+)
+MAX_COUNT = declare(
+    "max_count", 2, "panel", "number", "ssmape",
+    "in {loc}, how long is the longest bar of the histogram, read on the {count_axis} axis?",
+)
+BIN_RANGE = declare("bin_range", 2, "panel", "number_pair", "relaxed_5pct", RANGE)
+SYMMETRY = declare(
+    "symmetry", 3, "panel", "choice", "exact",
+    f"is {_SHAPE} symmetric, left-skewed (long tail toward smaller values) or right-skewed "
+    "(long tail toward larger values)?",
+)
+N_MODES = declare(
+    "n_modes", 3, "panel", "integer", "exact",
+    f"how many separate peaks (modes) does {_SHAPE} have?", is_count=True,
+)
+# fmt: on
 
 SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
 MIN_VISIBLE_BAR = 0.01
@@ -168,43 +188,21 @@ class HistogramKind(KindHooks):
     mean_phrase = "the data shown by the histograms (the mean of the underlying values)"
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        loc, data = ctx.location(panel), panel["data"]
+        data = panel["data"]
         bars = ctx.element_ids(panel["index"], "bar")
         if level == 1:
             counts = [float(c) for c in data["counts"]]
             if counts and min(counts) > 0 and min(counts) >= MIN_VISIBLE_BAR * max(counts):
-                ctx.ask(
-                    N_BARS,
-                    panel,
-                    f"how many bars does the histogram in {loc} have?",
-                    len(counts),
-                    evidence=bars,
-                )
+                ctx.ask(N_BARS, panel, len(counts), evidence=bars)
         elif level == 2:
-            _values(ctx, panel, loc, bars)
+            _values(ctx, panel, bars)
         else:
             shape = trends.symmetry(panel)
             if shape is not None:
-                ctx.ask(
-                    SYMMETRY,
-                    panel,
-                    f"is the distribution shown by the histogram in {loc} "
-                    "symmetric, left-skewed (long tail toward smaller values) or "
-                    "right-skewed (long tail toward larger values)?",
-                    shape,
-                    choices=list(SYMMETRY_CHOICES),
-                    evidence=bars,
-                )
+                ctx.ask(SYMMETRY, panel, shape, choices=list(SYMMETRY_CHOICES), evidence=bars)
             modes = trends.n_modes(panel)
             if modes is not None:
-                ctx.ask(
-                    N_MODES,
-                    panel,
-                    "how many separate peaks (modes) does the distribution "
-                    f"shown by the histogram in {loc} have?",
-                    modes,
-                    evidence=bars,
-                )
+                ctx.ask(N_MODES, panel, modes, evidence=bars)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         data = panel["data"]
@@ -244,29 +242,15 @@ class HistogramKind(KindHooks):
         return statistics.fmean(data["samples"]), edges[-1] - edges[0], scale
 
 
-def _values(ctx: FigureContext, panel: dict[str, Any], loc: str, bars: list[int]) -> None:
+def _values(ctx: FigureContext, panel: dict[str, Any], bars: list[int]) -> None:
     data = panel["data"]
-    ctx.ask(
-        HIST_MEAN,
-        panel,
-        "what is the mean of the data whose distribution the histogram in "
-        f"{loc} shows (the mean of the underlying values, not of the bar heights)?",
-        round_sig(statistics.fmean(data["samples"])),
-        evidence=bars,
-    )
+    ctx.ask(HIST_MEAN, panel, round_sig(statistics.fmean(data["samples"])), evidence=bars)
     counts, edges = data["counts"], data["bin_edges"]
     filled = [i for i, c in enumerate(counts) if c > 0]
     if filled:
         count_axis = "x" if data.get("orientation") == "horizontal" else "y"
         value_axis = "y" if count_axis == "x" else "x"
-        ctx.ask(
-            MAX_COUNT,
-            panel,
-            f"in {loc}, how long is the longest bar of the histogram, "
-            f"read on the {count_axis} axis?",
-            round_sig(max(counts)),
-            evidence=bars,
-        )
+        ctx.ask(MAX_COUNT, panel, round_sig(max(counts)), evidence=bars, count_axis=count_axis)
         range_question(
             ctx,
             panel,

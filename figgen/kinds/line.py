@@ -60,9 +60,20 @@ MARKERS = ("o", "s", "^", "v", "D", "*", "p", "h", "<", ">", "x", "+", "d")
 LINESTYLES = ("-", "-", "-", "--", "-.", ":")
 
 
-N_LINES = declare("n_lines", 1, "panel", "integer", "exact", is_count=True)
-LINE_COLORS = declare("line_colors", 1, "panel", "choice_list", "exact_set")
-VALUE_AT_X = declare("value_at_x", 2, "panel", "number", "ssmape")
+# fmt: off
+N_LINES = declare(
+    "n_lines", 1, "panel", "integer", "exact",
+    "how many lines (data series) are drawn in {loc}?", is_count=True,
+)
+LINE_COLORS = declare(
+    "line_colors", 1, "panel", "choice_list", "exact_set",
+    "what colours are the lines in {loc}? Name each line's colour once.",
+)
+VALUE_AT_X = declare(
+    "value_at_x", 2, "panel", "number", "ssmape",
+    "in {loc}, what is the y value of {name} at x = {quoted}?",
+)
+# fmt: on
 
 
 class LineConfig(Section):
@@ -253,30 +264,17 @@ def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.nd
 
 
 def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
-    index, loc, series = panel["index"], ctx.location(panel), panel["data"]["series"]
+    index, series = panel["index"], panel["data"]["series"]
     lines = ctx.element_ids(index, "line")
-    ctx.ask(
-        N_LINES,
-        panel,
-        f"how many lines (data series) are drawn in {loc}?",
-        len(series),
-        evidence=lines,
-    )
+    ctx.ask(N_LINES, panel, len(series), evidence=lines)
     names = series_colors(panel)
     if all(names) and len(set(names)) == len(names):
         ordered = [name for name in COLOR_NAMES if name in names]
-        ctx.ask(
-            LINE_COLORS,
-            panel,
-            f"what colours are the lines in {loc}? Name each line's colour once.",
-            ordered,
-            choices=list(COLOR_NAMES),
-            evidence=lines,
-        )
+        ctx.ask(LINE_COLORS, panel, ordered, choices=list(COLOR_NAMES), evidence=lines)
 
 
 def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
-    index, loc, data = panel["index"], ctx.location(panel), panel["data"]
+    index, data = panel["index"], panel["data"]
     for s, (series, name) in enumerate(zip(data["series"], series_names(panel), strict=True)):
         if name is None:
             continue
@@ -290,11 +288,7 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
         if [number_text(x) for x in xs].count(quoted) > 1:
             continue  # two drawn points would answer to the same quoted x
         ctx.ask(
-            VALUE_AT_X,
-            panel,
-            f"in {loc}, what is the y value of {name} at x = {quoted}?",
-            round_sig(ys[middle]),
-            evidence=evidence,
+            VALUE_AT_X, panel, round_sig(ys[middle]), evidence=evidence, name=name, quoted=quoted
         )
     all_x = [float(v) for series in data["series"] for v in series["x"]]
     range_question(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))

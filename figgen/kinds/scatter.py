@@ -51,8 +51,16 @@ if TYPE_CHECKING:
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
 
 
-N_POINTS = declare("n_points", 1, "panel", "integer", "exact", is_count=True)
-N_CLUSTERS = declare("n_clusters", 3, "panel", "integer", "exact", is_count=True)
+# fmt: off
+N_POINTS = declare(
+    "n_points", 1, "panel", "integer", "exact",
+    "how many data points are plotted in the scatter plot in {loc}?", is_count=True,
+)
+N_CLUSTERS = declare(
+    "n_clusters", 3, "panel", "integer", "exact",
+    "into how many separate clusters do the points in {loc} fall?", is_count=True,
+)
+# fmt: on
 
 
 class ScatterConfig(Section):
@@ -212,16 +220,10 @@ class ScatterKind(KindHooks):
     compares_fit = True
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        loc, data = ctx.location(panel), panel["data"]
+        data = panel["data"]
         points = ctx.element_ids(panel["index"], "point")
         if level == 1:
-            ctx.ask(
-                N_POINTS,
-                panel,
-                f"how many data points are plotted in the scatter plot in {loc}?",
-                len(data["x"]),
-                evidence=points,
-            )
+            ctx.ask(N_POINTS, panel, len(data["x"]), evidence=points)
         elif level == 2:
             what = "the plotted points"
             stats_questions(ctx, panel, what, [float(v) for v in data["y"]], points)
@@ -231,13 +233,7 @@ class ScatterKind(KindHooks):
                 shape_questions(ctx, panel, point_set, "the plotted points", points)
             clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
             if clusters is not None:
-                ctx.ask(
-                    N_CLUSTERS,
-                    panel,
-                    f"into how many separate clusters do the points in {loc} fall?",
-                    clusters,
-                    evidence=points,
-                )
+                ctx.ask(N_CLUSTERS, panel, clusters, evidence=points)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         data = panel["data"]
