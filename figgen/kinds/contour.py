@@ -23,6 +23,7 @@ from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import contour_trends
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
+from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -210,18 +211,7 @@ class ContourKind(KindHooks):
             _values(ctx, panel, fields)
         else:
             evidence = ctx.element_ids(panel["index"], "colorbar", "contour_level", "contour_band")
-            peaks = contour_trends.n_peaks(panel)
-            if peaks is not None:
-                ctx.ask(N_PEAKS, panel, peaks, evidence=evidence)
-            direction = contour_trends.gradient_direction(panel)
-            if direction is not None:
-                ctx.ask(
-                    GRADIENT_DIRECTION,
-                    panel,
-                    direction,
-                    choices=DIRECTION_CHOICES,
-                    evidence=evidence,
-                )
+            ask_findings(ctx, panel, _findings(panel), evidence)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         data, style = panel["data"], panel.get("style", {})
@@ -247,14 +237,7 @@ class ContourKind(KindHooks):
             )
             mean = contour_mean_y(panel)
             return [text + (f" Its mean y is {num(mean)}." if mean is not None else "")]
-        out = []
-        peaks = contour_trends.n_peaks(panel)
-        if peaks is not None:
-            out.append(f"The field has {count(peaks, 'separate peak')}.")
-        direction = contour_trends.gradient_direction(panel)
-        if direction is not None:
-            out.append(f"The values increase from {direction}.")
-        return out
+        return [found.sentence for found in _findings(panel)]
 
     def shown_colormap(self, panel: dict[str, Any]) -> str | None:
         # only a filled contour shows its map: lines alone show too few colours to tell maps apart
@@ -291,6 +274,16 @@ def contour_mean_y(panel: dict[str, Any]) -> float | None:
         return None
     y = np.asarray(data["y"], dtype=float)
     return float((weights.sum(axis=1) * y).sum() / total)
+
+
+def _findings(panel: dict[str, Any]) -> list[Finding]:
+    out = []
+    if (peaks := contour_trends.n_peaks(panel)) is not None:
+        out.append(Finding(N_PEAKS, peaks, f"The field has {count(peaks, 'separate peak')}."))
+    if (towards := contour_trends.gradient_direction(panel)) is not None:
+        sentence = f"The values increase from {towards}."
+        out.append(Finding(GRADIENT_DIRECTION, towards, sentence, DIRECTION_CHOICES))
+    return out
 
 
 def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> None:

@@ -22,6 +22,7 @@ from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa import trends
 from figgen.vqa.families import ERROR_BARS, RANGE, declare
+from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -197,12 +198,7 @@ class HistogramKind(KindHooks):
         elif level == 2:
             _values(ctx, panel, bars)
         else:
-            shape = trends.symmetry(panel)
-            if shape is not None:
-                ctx.ask(SYMMETRY, panel, shape, choices=list(SYMMETRY_CHOICES), evidence=bars)
-            modes = trends.n_modes(panel)
-            if modes is not None:
-                ctx.ask(N_MODES, panel, modes, evidence=bars)
+            ask_findings(ctx, panel, _findings(panel), bars)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         data = panel["data"]
@@ -219,14 +215,7 @@ class HistogramKind(KindHooks):
                 f"data ({count(len(data['samples']), 'value')}) have mean "
                 f"{num(statistics.fmean(data['samples']))}."
             ]
-        out = []
-        shape = trends.symmetry(panel)
-        if shape is not None:
-            out.append(f"The distribution is {shape}.")
-        modes = trends.n_modes(panel)
-        if modes is not None:
-            out.append(f"It has {count(modes, 'peak')}.")
-        return out
+        return [found.sentence for found in _findings(panel)]
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         # count errors lie along the bars: vertical bars get y error bars
@@ -240,6 +229,15 @@ class HistogramKind(KindHooks):
         edges = data["bin_edges"]
         scale = panel.get("yscale" if horizontal else "xscale", "linear")
         return statistics.fmean(data["samples"]), edges[-1] - edges[0], scale
+
+
+def _findings(panel: dict[str, Any]) -> list[Finding]:
+    out = []
+    if (shape := trends.symmetry(panel)) is not None:
+        out.append(Finding(SYMMETRY, shape, f"The distribution is {shape}.", SYMMETRY_CHOICES))
+    if (modes := trends.n_modes(panel)) is not None:
+        out.append(Finding(N_MODES, modes, f"It has {count(modes, 'peak')}."))
+    return out
 
 
 def _values(ctx: FigureContext, panel: dict[str, Any], bars: list[int]) -> None:

@@ -29,17 +29,7 @@ from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colors import COLOR_NAMES
-from figgen.vqa.families import (
-    ERROR_BARS,
-    LINEARITY,
-    MAX_Y,
-    MEAN_Y,
-    MEDIAN_Y,
-    MIN_Y,
-    TREND,
-    X_RANGE,
-    declare,
-)
+from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.numbers import number_text, round_sig
 from figgen.vqa.series import series_colors, series_names
 from figgen.vqa.series_questions import (
@@ -88,19 +78,7 @@ class LineConfig(Section):
 class LineKind(KindHooks):
     name = "line"
     config = LineConfig
-    families = (
-        ERROR_BARS,
-        N_LINES,
-        LINE_COLORS,
-        MEAN_Y,
-        MEDIAN_Y,
-        MIN_Y,
-        MAX_Y,
-        VALUE_AT_X,
-        X_RANGE,
-        LINEARITY,
-        TREND,
-    )
+    families = (ERROR_BARS, N_LINES, LINE_COLORS, VALUE_AT_X, *POINT_SET_FAMILIES)
     noun = "line plot"
 
     def sample(

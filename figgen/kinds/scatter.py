@@ -22,18 +22,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import trends
-from figgen.vqa.families import (
-    COLORMAP,
-    ERROR_BARS,
-    LINEARITY,
-    MAX_Y,
-    MEAN_Y,
-    MEDIAN_Y,
-    MIN_Y,
-    TREND,
-    X_RANGE,
-    declare,
-)
+from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.series_questions import (
     range_question,
     shape_questions,
@@ -78,19 +67,7 @@ class ScatterConfig(Section):
 
 class ScatterKind(KindHooks):
     name = "scatter"
-    families = (
-        ERROR_BARS,
-        COLORMAP,
-        N_POINTS,
-        MEAN_Y,
-        MEDIAN_Y,
-        MIN_Y,
-        MAX_Y,
-        X_RANGE,
-        LINEARITY,
-        TREND,
-        N_CLUSTERS,
-    )
+    families = (ERROR_BARS, COLORMAP, N_POINTS, N_CLUSTERS, *POINT_SET_FAMILIES)
     config = ScatterConfig
     noun = "scatter plot"
 

@@ -220,3 +220,6 @@ TREND = declare(
     "in {loc}, as x increases, do {name} show an increasing or a decreasing trend?",
 )
 # fmt: on
+
+POINT_SET_FAMILIES: tuple[Family, ...] = (MEAN_Y, MEDIAN_Y, MIN_Y, MAX_Y, X_RANGE, LINEARITY, TREND)
+"""The families of :mod:`figgen.vqa.series_questions`, for the kinds that draw point sets."""
