@@ -7,6 +7,7 @@ parameters of that series (see ``figgen.sample.distributions.relation``).
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
+    PanelData,
     Sampled,
     random_color,
     register,
@@ -66,6 +68,33 @@ VALUE_AT_X = declare(
 # fmt: on
 
 
+@dataclass
+class LineSeries(PanelData):
+    """One drawn line: its points, optional error sizes and how it looks."""
+
+    x: list[float]
+    y: list[float]
+    xerr: list[float] | None = None
+    yerr: list[float] | None = None
+    color: str | None = None
+    label: str | None = None
+    linestyle: str = "-"
+
+
+@dataclass
+class LineData:
+    """A line panel's ``data``: its series, in drawing (and legend) order."""
+
+    series: list[LineSeries]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LineData:
+        return cls([LineSeries.from_dict(s) for s in data["series"]])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"series": [s.to_dict() for s in self.series]}
+
+
 class LineConfig(Section):
     series: IntRange = (2, 3)
     points: IntRange = (10, 11)
@@ -106,15 +135,15 @@ class LineKind(KindHooks):
             xerr = _errors(rng, x, log=xlog) if has_xerr else None
             yerr = _errors(rng, y, log=ylog) if has_yerr else None
             series.append(
-                {
-                    "x": sig(x),
-                    "y": sig(y),
-                    "xerr": sig(xerr) if xerr is not None else None,
-                    "yerr": sig(yerr) if yerr is not None else None,
-                    "color": random_color(rng, dark=dark),
-                    "label": vocab.words[int(rng.integers(len(vocab.words)))],
-                    "linestyle": str(rng.choice(LINESTYLES)),
-                }
+                LineSeries(
+                    x=sig(x),
+                    y=sig(y),
+                    xerr=sig(xerr) if xerr is not None else None,
+                    yerr=sig(yerr) if yerr is not None else None,
+                    color=random_color(rng, dark=dark),
+                    label=vocab.words[int(rng.integers(len(vocab.words)))],
+                    linestyle=str(rng.choice(LINESTYLES)),
+                )
             )
             params.append(p)
         style = {
@@ -128,29 +157,29 @@ class LineKind(KindHooks):
         }
         return Sampled(
             params={"series": params},
-            data={"series": series},
+            data=LineData(series).to_dict(),
             style=style,
             xscale="log" if xlog else "linear",
             yscale="log" if ylog else "linear",
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st = panel.style
+        st, lines = panel.style, LineData.from_dict(panel.data).series
         dpi = ax.figure.dpi
-        for s in panel.data["series"]:
+        for s in lines:
             ax.errorbar(
-                s["x"],
-                s["y"],
-                xerr=s["xerr"],
-                yerr=s["yerr"],
-                color=s["color"],
+                s.x,
+                s.y,
+                xerr=s.xerr,
+                yerr=s.yerr,
+                color=s.color,
                 marker=st["marker"] or "",
                 markersize=st["markersize"],
                 linewidth=st["linewidth"],
-                linestyle=s["linestyle"],
+                linestyle=s.linestyle,
                 capsize=st["capsize"],
                 elinewidth=max(0.6, st["linewidth"] * 0.6),
-                label=s["label"],
+                label=s.label,
             )
         if st["legend"]:
             ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend)
@@ -161,8 +190,8 @@ class LineKind(KindHooks):
             mark_half = st["markersize"] * dpi / 72 / 2
             cap_half = max(st["capsize"] * dpi / 72, lw_half)
             marks: list[Mark] = []
-            for i, s in enumerate(panel.data["series"]):
-                x, y = np.asarray(s["x"]), np.asarray(s["y"])
+            for i, s in enumerate(lines):
+                x, y = np.asarray(s.x), np.asarray(s.y)
                 xy = centres(ax, x, y)
                 lo, hi = xy.min(axis=0), xy.max(axis=0)
                 marks.append(
@@ -174,8 +203,8 @@ class LineKind(KindHooks):
                 )
                 if st["marker"]:  # without a symbol a point may fall in a dash gap: no mark
                     marks += point_marks("marker", xy, mark_half, np.column_stack([x, y]), series=i)
-                marks += errorbar_marks(ax, x, y, s["yerr"], axis="y", half_px=cap_half, series=i)
-                marks += errorbar_marks(ax, x, y, s["xerr"], axis="x", half_px=cap_half, series=i)
+                marks += errorbar_marks(ax, x, y, s.yerr, axis="y", half_px=cap_half, series=i)
+                marks += errorbar_marks(ax, x, y, s.xerr, axis="x", half_px=cap_half, series=i)
             return marks
 
         return Drawn(probes=[probe])
