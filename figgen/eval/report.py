@@ -14,7 +14,7 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
-from figgen.store import atomic_write_text
+from figgen.storage import atomic_write_text
 from figgen.vqa.families import PLOT_TYPE, PLOT_TYPES
 
 

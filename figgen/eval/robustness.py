@@ -20,7 +20,7 @@ from figgen.eval.aggregate import ScoredAnswer, run_label, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.tables import markdown_table
-from figgen.store import atomic_write_text
+from figgen.storage import atomic_write_text
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from typing import Any, get_args
 
 from figgen.export.provenance import provenance
 from figgen.export.source import BuiltDataset
-from figgen.export.staging import staged_folder
 from figgen.record import LAYOUT_KINDS, TEXT_KINDS, ElementKind
+from figgen.storage import staged_folder
 
 ANNOTATIONS_FILE = "annotations.json"
 IMAGES_DIR = "images"

@@ -15,8 +15,8 @@ from figgen.export.schema import CONFIG_FEATURES, figure_row, qa_row
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import SPLITS, SplitFractions, assign_splits
-from figgen.export.staging import staged_folder
 from figgen.hf_card import CardFacts, check_card, render_card
+from figgen.storage import staged_folder
 
 logger = logging.getLogger(__name__)
 

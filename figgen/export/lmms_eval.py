@@ -11,7 +11,7 @@ from figgen.errors import FiggenError
 from figgen.export.hf import write_hf_folder
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import Split, SplitFractions
-from figgen.export.staging import staged_folder
+from figgen.storage import staged_folder
 
 UTILS_FILE = "utils.py"
 HF_SUBDIR = "hf"

@@ -27,7 +27,7 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import Split, SplitFractions, assign_splits
-from figgen.export.staging import staged_folder
+from figgen.storage import staged_folder
 from figgen.vqa.item import QAItem
 
 MCQ_NAME = "FiggenQA_MCQ"

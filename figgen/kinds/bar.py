@@ -36,13 +36,38 @@ if TYPE_CHECKING:
 Mode = Literal["single", "grouped", "stacked"]
 MODES: tuple[str, ...] = get_args(Mode)
 
-N_CATEGORIES = declare("n_categories", 1, "panel", "integer", "exact", is_count=True)
-N_SERIES = declare("n_bar_series", 1, "panel", "integer", "exact", is_count=True)
-BAR_MODE = declare("bar_mode", 1, "panel", "choice", "exact")
-CATEGORIES = declare("categories", 1, "panel", "string_list", "cer_list")
-BAR_VALUE = declare("bar_value", 2, "panel", "number", "ssmape")
-MAX_CATEGORY = declare("max_category", 2, "panel", "choice", "exact")
-LARGEST_SERIES = declare("largest_series", 3, "panel", "choice", "exact")
+_CHART = "the bar chart in {loc}"
+# fmt: off
+N_CATEGORIES = declare(
+    "n_categories", 1, "panel", "integer", "exact",
+    f"how many categories are there along the {{axis}} axis of {_CHART}?", is_count=True,
+)
+CATEGORIES = declare(
+    "categories", 1, "panel", "string_list", "cer_list",
+    f"list the category names along the {{axis}} axis of {_CHART}, in order.",
+)
+N_SERIES = declare(
+    "n_bar_series", 1, "panel", "integer", "exact",
+    f"how many data series (bar colours) does {_CHART} show?", is_count=True,
+)
+BAR_MODE = declare(
+    "bar_mode", 1, "panel", "choice", "exact",
+    f"are the series of {_CHART} drawn side by side (grouped) or on top of each other "
+    "(stacked)?",
+)
+BAR_VALUE = declare(
+    "bar_value", 2, "panel", "number", "ssmape",
+    'in {loc}, what is the value{whose} for the category "{category}"{length}?',
+)
+MAX_CATEGORY = declare(
+    "max_category", 2, "panel", "choice", "exact",
+    "in {loc}, which category has the longest {what}?",
+)
+LARGEST_SERIES = declare(
+    "largest_series", 3, "panel", "choice", "exact",
+    f"in {_CHART}, which series has the largest total over all categories?",
+)
+# fmt: on
 
 MULTI_MODES: list[str] = ["grouped", "stacked"]
 CLEAR_LEAD = 0.1
@@ -276,87 +301,23 @@ class BarKind(KindHooks):
         return Drawn(probes=[probe])
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        bars, loc = BarData.from_dict(panel["data"]), ctx.location(panel)
-        evidence = ctx.element_ids(panel["index"], "bar")
+        bars, index = BarData.from_dict(panel["data"]), panel["index"]
+        evidence = ctx.element_ids(index, "bar")
         along = "y" if bars.orientation == "horizontal" else "x"
         if level == 1:
-            ctx.ask(
-                N_CATEGORIES,
-                panel,
-                f"how many categories are there along the {along} axis of the bar chart in {loc}?",
-                len(bars.categories),
-                evidence=evidence,
-            )
-            ctx.ask(
-                CATEGORIES,
-                panel,
-                f"list the category names along the {along} axis of "
-                f"the bar chart in {loc}, in order.",
-                bars.categories,
-                evidence=ctx.element_ids(panel["index"], f"{along}tick_label"),
-            )
-            ctx.ask(
-                N_SERIES,
-                panel,
-                f"how many data series (bar colours) does the bar chart in {loc} show?",
-                len(bars.series),
-                evidence=evidence,
-            )
+            labels = ctx.element_ids(index, f"{along}tick_label")
+            ctx.ask(N_CATEGORIES, panel, len(bars.categories), evidence=evidence, axis=along)
+            ctx.ask(CATEGORIES, panel, bars.categories, evidence=labels, axis=along)
+            ctx.ask(N_SERIES, panel, len(bars.series), evidence=evidence)
             if bars.mode != "single":
-                ctx.ask(
-                    BAR_MODE,
-                    panel,
-                    f"are the series of the bar chart in {loc} drawn side "
-                    "by side (grouped) or on top of each other (stacked)?",
-                    bars.mode,
-                    choices=MULTI_MODES,
-                    evidence=evidence,
-                )
+                ctx.ask(BAR_MODE, panel, bars.mode, choices=MULTI_MODES, evidence=evidence)
         elif level == 2:
-            self._value_questions(ctx, panel, bars, loc)
+            _value_questions(ctx, panel, bars)
         elif level == 3 and len(bars.series) > 1:
-            totals = [float(np.sum(s.values)) for s in bars.series]
-            best = _clear_leader(totals)
+            best = _clear_leader([float(np.sum(s.values)) for s in bars.series])
             if best is not None:
-                ctx.ask(
-                    LARGEST_SERIES,
-                    panel,
-                    f"in the bar chart in {loc}, which series has "
-                    "the largest total over all categories?",
-                    bars.series[best].label,
-                    choices=[s.label or "" for s in bars.series],
-                    evidence=evidence,
-                )
-
-    def _value_questions(
-        self, ctx: FigureContext, panel: dict[str, Any], bars: BarData, loc: str
-    ) -> None:
-        index, n = panel["index"], len(bars.categories)
-        for s, series in enumerate(bars.series):
-            item = (s + n // 2) % n  # a different category for each series
-            whose = f' of the series "{series.label}"' if series.label else ""
-            length = " (the length of its segment)" if bars.mode == "stacked" else ""
-            ctx.ask(
-                BAR_VALUE,
-                panel,
-                f"in {loc}, what is the value{whose} for the category "
-                f'"{bars.categories[item]}"{length}?',
-                round_sig(series.values[item]),
-                evidence=_bar_ids(ctx, index, s, item),
-            )
-        if bars.mode == "grouped":
-            return
-        best = _clear_leader(bars.totals().tolist())
-        if best is not None:
-            what = "stack" if bars.mode == "stacked" else "bar"
-            ctx.ask(
-                MAX_CATEGORY,
-                panel,
-                f"in {loc}, which category has the longest {what}?",
-                bars.categories[best],
-                choices=list(bars.categories),
-                evidence=ctx.element_ids(index, "bar"),
-            )
+                names = [s.label or "" for s in bars.series]
+                ctx.ask(LARGEST_SERIES, panel, names[best], choices=names, evidence=evidence)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         bars = BarData.from_dict(panel["data"])
@@ -399,6 +360,36 @@ class BarKind(KindHooks):
             if leader is not None:
                 out.append(f'Series "{bars.series[leader].label}" has the largest total.')
         return out
+
+
+def _value_questions(ctx: FigureContext, panel: dict[str, Any], bars: BarData) -> None:
+    index, n = panel["index"], len(bars.categories)
+    for s, series in enumerate(bars.series):
+        item = (s + n // 2) % n  # a different category for each series
+        whose = f' of the series "{series.label}"' if series.label else ""
+        length = " (the length of its segment)" if bars.mode == "stacked" else ""
+        evidence = _bar_ids(ctx, index, s, item)
+        ctx.ask(
+            BAR_VALUE,
+            panel,
+            round_sig(series.values[item]),
+            evidence=evidence,
+            whose=whose,
+            category=bars.categories[item],
+            length=length,
+        )
+    if bars.mode == "grouped":
+        return
+    best = _clear_leader(bars.totals().tolist())
+    if best is not None:
+        ctx.ask(
+            MAX_CATEGORY,
+            panel,
+            bars.categories[best],
+            choices=list(bars.categories),
+            evidence=ctx.element_ids(index, "bar"),
+            what="stack" if bars.mode == "stacked" else "bar",
+        )
 
 
 def _clear_leader(values: list[float]) -> int | None:

@@ -10,8 +10,8 @@ families (plot type, titles, axis scales, ticks, cross-panel comparisons) live i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -55,6 +55,19 @@ class Drawn:
 
     probes: list[MarkProbe] = field(default_factory=list)
     colorbar: Colorbar | None = None
+
+
+class PanelData:
+    """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
+    stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{key: value for key, value in data.items() if key in names})
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload, no-any-return]
 
 
 @dataclass

@@ -6,6 +6,7 @@ line levels; filled bands run between ``[min z] + levels + [max z]``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,7 +14,16 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from pydantic import Field
 
-from figgen.kinds.base import COLORMAPS, Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.base import (
+    COLORMAPS,
+    Drawn,
+    KindHooks,
+    Mark,
+    PanelData,
+    Sampled,
+    random_color,
+    register,
+)
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import path_extent_marks
 from figgen.kinds.scatter import ScatterConfig
@@ -23,6 +33,7 @@ from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import contour_trends
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
+from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -33,14 +44,44 @@ if TYPE_CHECKING:
     from figgen.vqa.item import Level
 
 
-CONTOUR_STYLE = declare("contour_style", 1, "panel", "choice", "exact")
-MIN_Z = declare("min_z", 2, "panel", "number", "ssmape")
-MAX_Z = declare("max_z", 2, "panel", "number", "ssmape")
-N_PEAKS = declare("n_peaks", 3, "panel", "integer", "exact", is_count=True)
-GRADIENT_DIRECTION = declare("gradient_direction", 3, "panel", "choice", "exact")
-
+_Z = (
+    "in {loc}, what is the %s value of the quantity shown by the filled contours, read on the "
+    "colour bar?"
+)
+# fmt: off
+CONTOUR_STYLE = declare(
+    "contour_style", 1, "panel", "choice", "exact",
+    "how is the contour plot in {loc} drawn: as a filled colour image without contour lines "
+    "(image), as contour lines only (lines), or as a filled image with contour lines on top "
+    "(both)?",
+)
+MIN_Z = declare("min_z", 2, "panel", "number", "ssmape", _Z % "smallest")
+MAX_Z = declare("max_z", 2, "panel", "number", "ssmape", _Z % "largest")
+N_PEAKS = declare(
+    "n_peaks", 3, "panel", "integer", "exact",
+    "how many separate peaks (local maxima of the contoured quantity) does {loc} show? Use the "
+    "colour bar to tell high values from low ones.", is_count=True,
+)
+GRADIENT_DIRECTION = declare(
+    "gradient_direction", 3, "panel", "choice", "exact",
+    "in {loc}, in which direction do the values of the contoured quantity increase (use the "
+    "colour bar)?",
+)
+# fmt: on
 CONTOUR_STYLES = ["image", "lines", "both"]
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
+
+
+@dataclass
+class ContourData(PanelData):
+    """A contour panel's ``data``: grid axes, the field, its levels and any source samples."""
+
+    x: list[float]
+    y: list[float]
+    z: list[list[float]]
+    levels: list[float] = field(default_factory=list)
+    samples_x: list[float] | None = None
+    samples_y: list[float] | None = None
 
 
 class ContourConfig(Section):
@@ -115,14 +156,14 @@ class ContourKind(KindHooks):
             if (colormap or contour_style != "lines") and rng.random() < cc.colorbar_p
             else None
         )
-        data = {
-            "x": sig(x),
-            "y": sig(y),
-            "z": z.tolist(),
-            "levels": levels,
-            "samples_x": None,
-            "samples_y": None,
-        }
+        data = ContourData(
+            x=sig(x),
+            y=sig(y),
+            z=z.tolist(),
+            levels=levels,
+            samples_x=None,
+            samples_y=None,
+        )
         style = {
             "contour_style": contour_style,
             "colormap": colormap if colormap or contour_style == "lines" else "Greys",
@@ -132,12 +173,12 @@ class ContourKind(KindHooks):
             "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
             "labels_inline": False,
         }
-        return Sampled(params=params, data=data, style=style)
+        return Sampled(params=params, data=data.to_dict(), style=style)
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, panel.data
-        x, y, z = np.asarray(d["x"]), np.asarray(d["y"]), np.asarray(d["z"])
-        levels = list(d["levels"])
+        st, d = panel.style, ContourData.from_dict(panel.data)
+        x, y, z = np.asarray(d.x), np.asarray(d.y), np.asarray(d.z)
+        levels = list(d.levels)
         filled = lines = None
         if st["contour_style"] in ("image", "both"):
             bounds = [float(z.min()), *levels, float(z.max())]
@@ -177,79 +218,48 @@ class ContourKind(KindHooks):
         return Drawn(probes=[probe], colorbar=cbar)
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        loc, style = ctx.location(panel), panel.get("style", {})
+        style = panel.get("style", {})
         fields = ctx.element_ids(panel["index"], "contour_level", "contour_band")
         if level == 1:
             if style.get("contour_style") in CONTOUR_STYLES:
                 ctx.ask(
                     CONTOUR_STYLE,
                     panel,
-                    f"how is the contour plot in {loc} drawn: as a "
-                    "filled colour image without contour lines (image), as contour lines "
-                    "only (lines), or as a filled image with contour lines on top (both)?",
                     style["contour_style"],
-                    choices=list(CONTOUR_STYLES),
+                    choices=CONTOUR_STYLES,
                     evidence=fields,
                 )
         elif level == 2:
-            _values(ctx, panel, loc, fields)
+            _values(ctx, panel, fields)
         else:
             evidence = ctx.element_ids(panel["index"], "colorbar", "contour_level", "contour_band")
-            peaks = contour_trends.n_peaks(panel)
-            if peaks is not None:
-                ctx.ask(
-                    N_PEAKS,
-                    panel,
-                    "how many separate peaks (local maxima of the contoured "
-                    f"quantity) does {loc} show? Use the colour bar to tell high values from "
-                    "low ones.",
-                    peaks,
-                    evidence=evidence,
-                )
-            direction = contour_trends.gradient_direction(panel)
-            if direction is not None:
-                ctx.ask(
-                    GRADIENT_DIRECTION,
-                    panel,
-                    f"in {loc}, in which direction do the values "
-                    "of the contoured quantity increase (use the colour bar)?",
-                    direction,
-                    choices=list(DIRECTION_CHOICES),
-                    evidence=evidence,
-                )
+            ask_findings(ctx, panel, _findings(panel), evidence)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        data, style = panel["data"], panel.get("style", {})
+        data, style = ContourData.from_dict(panel["data"]), panel.get("style", {})
         if level == 1:
             how = {
                 "image": "a filled colour image",
                 "lines": "contour lines",
                 "both": "a filled colour image with contour lines",
             }.get(style.get("contour_style"), "contours")
-            levels = count(len(data.get("levels", [])), "level")
+            levels = count(len(data.levels), "level")
             out = [f"It is drawn as {how} with {levels}."]
             if style.get("colormap"):
                 out.append(f"Colours follow the {style['colormap']} colormap.")
             return out
         if level == 2:
-            z = np.asarray(data["z"], dtype=float)
+            z = np.asarray(data.z, dtype=float)
             row, col = np.unravel_index(int(np.argmax(z)), z.shape)
             text = (
-                f"The field covers x from {num(min(data['x']))} to {num(max(data['x']))} and y "
-                f"from {num(min(data['y']))} to {num(max(data['y']))}; its values run from "
-                f"{num(z.min())} to {num(z.max())}, highest near x = {num(data['x'][col])}, "
-                f"y = {num(data['y'][row])}."
+                f"The field covers x from {num(min(data.x))} to {num(max(data.x))} and y "
+                f"from {num(min(data.y))} to {num(max(data.y))}; its values run from "
+                f"{num(z.min())} to {num(z.max())}, highest near x = {num(data.x[col])}, "
+                f"y = {num(data.y[row])}."
             )
             mean = contour_mean_y(panel)
             return [text + (f" Its mean y is {num(mean)}." if mean is not None else "")]
-        out = []
-        peaks = contour_trends.n_peaks(panel)
-        if peaks is not None:
-            out.append(f"The field has {count(peaks, 'separate peak')}.")
-        direction = contour_trends.gradient_direction(panel)
-        if direction is not None:
-            out.append(f"The values increase from {direction}.")
-        return out
+        return [found.sentence for found in _findings(panel)]
 
     def shown_colormap(self, panel: dict[str, Any]) -> str | None:
         # only a filled contour shows its map: lines alone show too few colours to tell maps apart
@@ -273,47 +283,48 @@ def contour_mean_y(panel: dict[str, Any]) -> float | None:
     Gaussian bumps (``gmm``), the y of its centre of mass (weights ``z - min(z)``), which is
     where the blobs sit. Planes and random fields have no such visible centre: None.
     """
-    data = panel["data"]
-    samples = data.get("samples_y")
+    data = ContourData.from_dict(panel["data"])
+    samples = data.samples_y
     if samples is not None and len(samples) > 0:
         return float(np.mean(samples))
     if panel.get("distribution") != "gmm":
         return None
-    z = np.asarray(data["z"], dtype=float)
+    z = np.asarray(data.z, dtype=float)
     weights = z - z.min()
     total = weights.sum()
     if total <= 0:
         return None
-    y = np.asarray(data["y"], dtype=float)
+    y = np.asarray(data.y, dtype=float)
     return float((weights.sum(axis=1) * y).sum() / total)
 
 
-def _values(ctx: FigureContext, panel: dict[str, Any], loc: str, fields: list[int]) -> None:
-    data, style = panel["data"], panel.get("style", {})
+def _findings(panel: dict[str, Any]) -> list[Finding]:
+    out = []
+    if (peaks := contour_trends.n_peaks(panel)) is not None:
+        out.append(Finding(N_PEAKS, peaks, f"The field has {count(peaks, 'separate peak')}."))
+    if (towards := contour_trends.gradient_direction(panel)) is not None:
+        sentence = f"The values increase from {towards}."
+        out.append(Finding(GRADIENT_DIRECTION, towards, sentence, DIRECTION_CHOICES))
+    return out
+
+
+def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> None:
+    data, style = ContourData.from_dict(panel["data"]), panel.get("style", {})
     mean = contour_mean_y(panel)
     if mean is not None:
-        sampled = has(data.get("samples_y"))
         what = (
-            "the mean y value of the points whose density the contours show"
-            if sampled
-            else "the mean y value of the quantity the contours show (the y coordinate of "
-            "its centre of mass)"
+            "the points whose density the contours show"
+            if has(data.samples_y)
+            else "the quantity the contours show (the y coordinate of its centre of mass)"
         )
-        ctx.ask(MEAN_Y, panel, f"in {loc}, what is {what}?", round_sig(mean), evidence=fields)
-    range_question(ctx, panel, "the contours", min(data["x"]), max(data["x"]), fields)
+        ctx.ask(MEAN_Y, panel, round_sig(mean), evidence=fields, what=what)
+    range_question(ctx, panel, "the contours", min(data.x), max(data.x), fields)
     if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
         # filled bands run from min(z) to max(z), so the colour bar spans exactly that
-        z = [float(v) for row in data["z"] for v in row]
+        z = [float(v) for row in data.z for v in row]
         bar = ctx.element_ids(panel["index"], "colorbar", "colorbar_tick_label")
-        for family, word, value in ((MIN_Z, "smallest", min(z)), (MAX_Z, "largest", max(z))):
-            ctx.ask(
-                family,
-                panel,
-                f"in {loc}, what is the {word} value of the quantity shown "
-                "by the filled contours, read on the colour bar?",
-                round_sig(value),
-                evidence=bar,
-            )
+        ctx.ask(MIN_Z, panel, round_sig(min(z)), evidence=bar)
+        ctx.ask(MAX_Z, panel, round_sig(max(z)), evidence=bar)
 
 
 register(ContourKind())

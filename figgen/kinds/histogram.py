@@ -7,13 +7,14 @@ are drawn from the stored edges and counts, so what is drawn is exactly what is 
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 
-from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.base import Drawn, KindHooks, Mark, PanelData, Sampled, random_color, register
 from figgen.kinds.marks import centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
@@ -21,7 +22,8 @@ from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa import trends
-from figgen.vqa.families import ERROR_BARS, declare
+from figgen.vqa.families import ERROR_BARS, RANGE, declare
+from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
 from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, num
@@ -32,16 +34,47 @@ if TYPE_CHECKING:
     from figgen.vqa.item import Level
 
 
-N_BARS = declare("n_bars", 1, "panel", "integer", "exact", is_count=True)
-HIST_MEAN = declare("hist_mean", 2, "panel", "number", "ssmape")
-MAX_COUNT = declare("max_count", 2, "panel", "number", "ssmape")
-BIN_RANGE = declare("bin_range", 2, "panel", "number_pair", "relaxed_5pct")
-SYMMETRY = declare("symmetry", 3, "panel", "choice", "exact")
-N_MODES = declare("n_modes", 3, "panel", "integer", "exact", is_count=True)
+_SHAPE = "the distribution shown by the histogram in {loc}"
+# fmt: off
+N_BARS = declare(
+    "n_bars", 1, "panel", "integer", "exact",
+    "how many bars does the histogram in {loc} have?", is_count=True,
+)
+HIST_MEAN = declare(
+    "hist_mean", 2, "panel", "number", "ssmape",
+    "what is the mean of the data whose distribution the histogram in {loc} shows (the mean "
+    "of the underlying values, not of the bar heights)?",
+)
+MAX_COUNT = declare(
+    "max_count", 2, "panel", "number", "ssmape",
+    "in {loc}, how long is the longest bar of the histogram, read on the {count_axis} axis?",
+)
+BIN_RANGE = declare("bin_range", 2, "panel", "number_pair", "relaxed_5pct", RANGE)
+SYMMETRY = declare(
+    "symmetry", 3, "panel", "choice", "exact",
+    f"is {_SHAPE} symmetric, left-skewed (long tail toward smaller values) or right-skewed "
+    "(long tail toward larger values)?",
+)
+N_MODES = declare(
+    "n_modes", 3, "panel", "integer", "exact",
+    f"how many separate peaks (modes) does {_SHAPE} have?", is_count=True,
+)
+# fmt: on
 
 SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
 MIN_VISIBLE_BAR = 0.01
 """A histogram's bars are countable when every bin holds at least this share of the tallest."""
+
+
+@dataclass
+class HistogramData(PanelData):
+    """A histogram panel's ``data``: the samples, the drawn bins and their optional errors."""
+
+    samples: list[float]
+    bin_edges: list[float]
+    counts: list[int]
+    orientation: Literal["vertical", "horizontal"] = "vertical"
+    errors: list[float] | None = None
 
 
 class HistogramConfig(Section):
@@ -78,13 +111,13 @@ class HistogramKind(KindHooks):
         horizontal = bool(rng.random() < hc.horizontal_p)
         count_log = bool(rng.random() < cfg.style.log_y_p) and bool(counts.min() > 0)
         errors = bool(rng.random() < hc.yerr_p)
-        data = {
-            "samples": samples.tolist(),
-            "bin_edges": edges.tolist(),
-            "counts": counts.astype(int).tolist(),
-            "orientation": "horizontal" if horizontal else "vertical",
-            "errors": sig(np.sqrt(counts)) if errors else None,
-        }
+        data = HistogramData(
+            samples=samples.tolist(),
+            bin_edges=edges.tolist(),
+            counts=counts.astype(int).tolist(),
+            orientation="horizontal" if horizontal else "vertical",
+            errors=sig(np.sqrt(counts)) if errors else None,
+        )
         style = {
             "color": random_color(rng, dark=dark),
             "edgecolor": random_color(rng, dark=dark) if rng.random() < 0.5 else None,
@@ -94,17 +127,17 @@ class HistogramKind(KindHooks):
         scale: Scale = "log" if count_log else "linear"
         return Sampled(
             params=params,
-            data=data,
+            data=data.to_dict(),
             style=style,
             xscale=scale if horizontal else "linear",
             yscale="linear" if horizontal else scale,
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, panel.data
-        edges, counts = np.asarray(d["bin_edges"]), np.asarray(d["counts"], dtype=float)
+        st, d = panel.style, HistogramData.from_dict(panel.data)
+        edges, counts = np.asarray(d.bin_edges), np.asarray(d.counts, dtype=float)
         left, width = edges[:-1], np.diff(edges)
-        horizontal = d["orientation"] == "horizontal"
+        horizontal = d.orientation == "horizontal"
         edge_kw = (
             {"edgecolor": st["edgecolor"], "linewidth": st["edgewidth"]}
             if st["edgecolor"]
@@ -115,7 +148,7 @@ class HistogramKind(KindHooks):
         else:
             ax.bar(left, counts, width=width, align="edge", color=st["color"], **edge_kw)
         mids = (edges[:-1] + edges[1:]) / 2
-        if d["errors"] is not None:
+        if d.errors is not None:
             err_kw: dict[str, Any] = {
                 "fmt": "none",
                 "ecolor": "0.2" if not style.dark else "0.85",
@@ -123,9 +156,9 @@ class HistogramKind(KindHooks):
                 "capsize": 2,
             }
             if horizontal:
-                ax.errorbar(counts, mids, xerr=d["errors"], **err_kw)
+                ax.errorbar(counts, mids, xerr=d.errors, **err_kw)
             else:
-                ax.errorbar(mids, counts, yerr=d["errors"], **err_kw)
+                ax.errorbar(mids, counts, yerr=d.errors, **err_kw)
         ax.grid(st["grid"])
         dpi = ax.figure.dpi
 
@@ -155,11 +188,11 @@ class HistogramKind(KindHooks):
                         item=i,
                     )
                 )
-            if d["errors"] is not None:
+            if d.errors is not None:
                 axis = "x" if horizontal else "y"
                 px, py = (counts, mids) if horizontal else (mids, counts)
                 marks += errorbar_marks(
-                    ax, px, py, np.asarray(d["errors"]), axis=axis, half_px=max(2 * dpi / 72, 1.0)
+                    ax, px, py, np.asarray(d.errors), axis=axis, half_px=max(2 * dpi / 72, 1.0)
                 )
             return marks
 
@@ -168,49 +201,22 @@ class HistogramKind(KindHooks):
     mean_phrase = "the data shown by the histograms (the mean of the underlying values)"
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        loc, data = ctx.location(panel), panel["data"]
+        data = HistogramData.from_dict(panel["data"])
         bars = ctx.element_ids(panel["index"], "bar")
         if level == 1:
-            counts = [float(c) for c in data["counts"]]
+            counts = [float(c) for c in data.counts]
             if counts and min(counts) > 0 and min(counts) >= MIN_VISIBLE_BAR * max(counts):
-                ctx.ask(
-                    N_BARS,
-                    panel,
-                    f"how many bars does the histogram in {loc} have?",
-                    len(counts),
-                    evidence=bars,
-                )
+                ctx.ask(N_BARS, panel, len(counts), evidence=bars)
         elif level == 2:
-            _values(ctx, panel, loc, bars)
+            _values(ctx, panel, bars)
         else:
-            shape = trends.symmetry(panel)
-            if shape is not None:
-                ctx.ask(
-                    SYMMETRY,
-                    panel,
-                    f"is the distribution shown by the histogram in {loc} "
-                    "symmetric, left-skewed (long tail toward smaller values) or "
-                    "right-skewed (long tail toward larger values)?",
-                    shape,
-                    choices=list(SYMMETRY_CHOICES),
-                    evidence=bars,
-                )
-            modes = trends.n_modes(panel)
-            if modes is not None:
-                ctx.ask(
-                    N_MODES,
-                    panel,
-                    "how many separate peaks (modes) does the distribution "
-                    f"shown by the histogram in {loc} have?",
-                    modes,
-                    evidence=bars,
-                )
+            ask_findings(ctx, panel, _findings(panel), bars)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        data = panel["data"]
-        counts, edges = data["counts"], data["bin_edges"]
+        data = HistogramData.from_dict(panel["data"])
+        counts, edges = data.counts, data.bin_edges
         if level == 1:
-            direction = "horizontal" if data.get("orientation") == "horizontal" else "vertical"
+            direction = "horizontal" if data.orientation == "horizontal" else "vertical"
             return [f"It shows {count(len(counts), direction + ' bin')}."]
         if level == 2:
             top = int(np.argmax(counts))
@@ -218,17 +224,10 @@ class HistogramKind(KindHooks):
             return [
                 f"The bars cover values from {num(edges[0])} to {num(edges[-1])}; the "
                 f"tallest bar holds {num(counts[top])} at about {num(centre)}. The underlying "
-                f"data ({count(len(data['samples']), 'value')}) have mean "
-                f"{num(statistics.fmean(data['samples']))}."
+                f"data ({count(len(data.samples), 'value')}) have mean "
+                f"{num(statistics.fmean(data.samples))}."
             ]
-        out = []
-        shape = trends.symmetry(panel)
-        if shape is not None:
-            out.append(f"The distribution is {shape}.")
-        modes = trends.n_modes(panel)
-        if modes is not None:
-            out.append(f"It has {count(modes, 'peak')}.")
-        return out
+        return [found.sentence for found in _findings(panel)]
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         # count errors lie along the bars: vertical bars get y error bars
@@ -237,36 +236,31 @@ class HistogramKind(KindHooks):
         return horizontal and errors, not horizontal and errors
 
     def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
-        data = panel["data"]
-        horizontal = data.get("orientation") == "horizontal"
-        edges = data["bin_edges"]
+        data = HistogramData.from_dict(panel["data"])
+        horizontal = data.orientation == "horizontal"
+        edges = data.bin_edges
         scale = panel.get("yscale" if horizontal else "xscale", "linear")
-        return statistics.fmean(data["samples"]), edges[-1] - edges[0], scale
+        return statistics.fmean(data.samples), edges[-1] - edges[0], scale
 
 
-def _values(ctx: FigureContext, panel: dict[str, Any], loc: str, bars: list[int]) -> None:
-    data = panel["data"]
-    ctx.ask(
-        HIST_MEAN,
-        panel,
-        "what is the mean of the data whose distribution the histogram in "
-        f"{loc} shows (the mean of the underlying values, not of the bar heights)?",
-        round_sig(statistics.fmean(data["samples"])),
-        evidence=bars,
-    )
-    counts, edges = data["counts"], data["bin_edges"]
+def _findings(panel: dict[str, Any]) -> list[Finding]:
+    out = []
+    if (shape := trends.symmetry(panel)) is not None:
+        out.append(Finding(SYMMETRY, shape, f"The distribution is {shape}.", SYMMETRY_CHOICES))
+    if (modes := trends.n_modes(panel)) is not None:
+        out.append(Finding(N_MODES, modes, f"It has {count(modes, 'peak')}."))
+    return out
+
+
+def _values(ctx: FigureContext, panel: dict[str, Any], bars: list[int]) -> None:
+    data = HistogramData.from_dict(panel["data"])
+    ctx.ask(HIST_MEAN, panel, round_sig(statistics.fmean(data.samples)), evidence=bars)
+    counts, edges = data.counts, data.bin_edges
     filled = [i for i, c in enumerate(counts) if c > 0]
     if filled:
-        count_axis = "x" if data.get("orientation") == "horizontal" else "y"
+        count_axis = "x" if data.orientation == "horizontal" else "y"
         value_axis = "y" if count_axis == "x" else "x"
-        ctx.ask(
-            MAX_COUNT,
-            panel,
-            f"in {loc}, how long is the longest bar of the histogram, "
-            f"read on the {count_axis} axis?",
-            round_sig(max(counts)),
-            evidence=bars,
-        )
+        ctx.ask(MAX_COUNT, panel, round_sig(max(counts)), evidence=bars, count_axis=count_axis)
         range_question(
             ctx,
             panel,

@@ -7,6 +7,7 @@ parameters of that series (see ``figgen.sample.distributions.relation``).
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
+    PanelData,
     Sampled,
     random_color,
     register,
@@ -29,17 +31,7 @@ from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colors import COLOR_NAMES
-from figgen.vqa.families import (
-    ERROR_BARS,
-    LINEARITY,
-    MAX_Y,
-    MEAN_Y,
-    MEDIAN_Y,
-    MIN_Y,
-    TREND,
-    X_RANGE,
-    declare,
-)
+from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.numbers import number_text, round_sig
 from figgen.vqa.series import series_colors, series_names
 from figgen.vqa.series_questions import (
@@ -60,9 +52,47 @@ MARKERS = ("o", "s", "^", "v", "D", "*", "p", "h", "<", ">", "x", "+", "d")
 LINESTYLES = ("-", "-", "-", "--", "-.", ":")
 
 
-N_LINES = declare("n_lines", 1, "panel", "integer", "exact", is_count=True)
-LINE_COLORS = declare("line_colors", 1, "panel", "choice_list", "exact_set")
-VALUE_AT_X = declare("value_at_x", 2, "panel", "number", "ssmape")
+# fmt: off
+N_LINES = declare(
+    "n_lines", 1, "panel", "integer", "exact",
+    "how many lines (data series) are drawn in {loc}?", is_count=True,
+)
+LINE_COLORS = declare(
+    "line_colors", 1, "panel", "choice_list", "exact_set",
+    "what colours are the lines in {loc}? Name each line's colour once.",
+)
+VALUE_AT_X = declare(
+    "value_at_x", 2, "panel", "number", "ssmape",
+    "in {loc}, what is the y value of {name} at x = {quoted}?",
+)
+# fmt: on
+
+
+@dataclass
+class LineSeries(PanelData):
+    """One drawn line: its points, optional error sizes and how it looks."""
+
+    x: list[float]
+    y: list[float]
+    xerr: list[float] | None = None
+    yerr: list[float] | None = None
+    color: str | None = None
+    label: str | None = None
+    linestyle: str = "-"
+
+
+@dataclass
+class LineData:
+    """A line panel's ``data``: its series, in drawing (and legend) order."""
+
+    series: list[LineSeries]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LineData:
+        return cls([LineSeries.from_dict(s) for s in data["series"]])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"series": [s.to_dict() for s in self.series]}
 
 
 class LineConfig(Section):
@@ -77,19 +107,7 @@ class LineConfig(Section):
 class LineKind(KindHooks):
     name = "line"
     config = LineConfig
-    families = (
-        ERROR_BARS,
-        N_LINES,
-        LINE_COLORS,
-        MEAN_Y,
-        MEDIAN_Y,
-        MIN_Y,
-        MAX_Y,
-        VALUE_AT_X,
-        X_RANGE,
-        LINEARITY,
-        TREND,
-    )
+    families = (ERROR_BARS, N_LINES, LINE_COLORS, VALUE_AT_X, *POINT_SET_FAMILIES)
     noun = "line plot"
 
     def sample(
@@ -117,15 +135,15 @@ class LineKind(KindHooks):
             xerr = _errors(rng, x, log=xlog) if has_xerr else None
             yerr = _errors(rng, y, log=ylog) if has_yerr else None
             series.append(
-                {
-                    "x": sig(x),
-                    "y": sig(y),
-                    "xerr": sig(xerr) if xerr is not None else None,
-                    "yerr": sig(yerr) if yerr is not None else None,
-                    "color": random_color(rng, dark=dark),
-                    "label": vocab.words[int(rng.integers(len(vocab.words)))],
-                    "linestyle": str(rng.choice(LINESTYLES)),
-                }
+                LineSeries(
+                    x=sig(x),
+                    y=sig(y),
+                    xerr=sig(xerr) if xerr is not None else None,
+                    yerr=sig(yerr) if yerr is not None else None,
+                    color=random_color(rng, dark=dark),
+                    label=vocab.words[int(rng.integers(len(vocab.words)))],
+                    linestyle=str(rng.choice(LINESTYLES)),
+                )
             )
             params.append(p)
         style = {
@@ -139,29 +157,29 @@ class LineKind(KindHooks):
         }
         return Sampled(
             params={"series": params},
-            data={"series": series},
+            data=LineData(series).to_dict(),
             style=style,
             xscale="log" if xlog else "linear",
             yscale="log" if ylog else "linear",
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st = panel.style
+        st, lines = panel.style, LineData.from_dict(panel.data).series
         dpi = ax.figure.dpi
-        for s in panel.data["series"]:
+        for s in lines:
             ax.errorbar(
-                s["x"],
-                s["y"],
-                xerr=s["xerr"],
-                yerr=s["yerr"],
-                color=s["color"],
+                s.x,
+                s.y,
+                xerr=s.xerr,
+                yerr=s.yerr,
+                color=s.color,
                 marker=st["marker"] or "",
                 markersize=st["markersize"],
                 linewidth=st["linewidth"],
-                linestyle=s["linestyle"],
+                linestyle=s.linestyle,
                 capsize=st["capsize"],
                 elinewidth=max(0.6, st["linewidth"] * 0.6),
-                label=s["label"],
+                label=s.label,
             )
         if st["legend"]:
             ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend)
@@ -172,8 +190,8 @@ class LineKind(KindHooks):
             mark_half = st["markersize"] * dpi / 72 / 2
             cap_half = max(st["capsize"] * dpi / 72, lw_half)
             marks: list[Mark] = []
-            for i, s in enumerate(panel.data["series"]):
-                x, y = np.asarray(s["x"]), np.asarray(s["y"])
+            for i, s in enumerate(lines):
+                x, y = np.asarray(s.x), np.asarray(s.y)
                 xy = centres(ax, x, y)
                 lo, hi = xy.min(axis=0), xy.max(axis=0)
                 marks.append(
@@ -185,8 +203,8 @@ class LineKind(KindHooks):
                 )
                 if st["marker"]:  # without a symbol a point may fall in a dash gap: no mark
                     marks += point_marks("marker", xy, mark_half, np.column_stack([x, y]), series=i)
-                marks += errorbar_marks(ax, x, y, s["yerr"], axis="y", half_px=cap_half, series=i)
-                marks += errorbar_marks(ax, x, y, s["xerr"], axis="x", half_px=cap_half, series=i)
+                marks += errorbar_marks(ax, x, y, s.yerr, axis="y", half_px=cap_half, series=i)
+                marks += errorbar_marks(ax, x, y, s.xerr, axis="x", half_px=cap_half, series=i)
             return marks
 
         return Drawn(probes=[probe])
@@ -253,30 +271,17 @@ def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.nd
 
 
 def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
-    index, loc, series = panel["index"], ctx.location(panel), panel["data"]["series"]
+    index, series = panel["index"], panel["data"]["series"]
     lines = ctx.element_ids(index, "line")
-    ctx.ask(
-        N_LINES,
-        panel,
-        f"how many lines (data series) are drawn in {loc}?",
-        len(series),
-        evidence=lines,
-    )
+    ctx.ask(N_LINES, panel, len(series), evidence=lines)
     names = series_colors(panel)
     if all(names) and len(set(names)) == len(names):
         ordered = [name for name in COLOR_NAMES if name in names]
-        ctx.ask(
-            LINE_COLORS,
-            panel,
-            f"what colours are the lines in {loc}? Name each line's colour once.",
-            ordered,
-            choices=list(COLOR_NAMES),
-            evidence=lines,
-        )
+        ctx.ask(LINE_COLORS, panel, ordered, choices=list(COLOR_NAMES), evidence=lines)
 
 
 def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
-    index, loc, data = panel["index"], ctx.location(panel), panel["data"]
+    index, data = panel["index"], panel["data"]
     for s, (series, name) in enumerate(zip(data["series"], series_names(panel), strict=True)):
         if name is None:
             continue
@@ -292,7 +297,6 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
         ctx.ask(
             VALUE_AT_X,
             panel,
-            f"in {loc}, what is the y value of {name} at x = {quoted}?",
             round_sig(ys[middle]),
             # the series' line and the marker drawn at the asked x
             evidence=ctx.element_ids(index, "line", series=s)
@@ -301,6 +305,8 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 for e in ctx.elements(index, "marker")
                 if e.get("series") == s and e.get("item") == middle
             ],
+            name=name,
+            quoted=quoted,
         )
     all_x = [float(v) for series in data["series"] for v in series["x"]]
     range_question(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))

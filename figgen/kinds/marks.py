@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.collections import Collection
@@ -40,7 +42,7 @@ def errorbar_marks(
     ax: Axes,
     x: np.ndarray,
     y: np.ndarray,
-    err: np.ndarray | None,
+    err: np.ndarray | Sequence[float] | None,
     *,
     axis: str,
     half_px: float,

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,7 +14,16 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from pydantic import Field
 
-from figgen.kinds.base import COLORMAPS, Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.base import (
+    COLORMAPS,
+    Drawn,
+    KindHooks,
+    Mark,
+    PanelData,
+    Sampled,
+    random_color,
+    register,
+)
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import errorbar_marks, point_marks
 from figgen.sample import distributions as dist
@@ -22,18 +32,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import trends
-from figgen.vqa.families import (
-    COLORMAP,
-    ERROR_BARS,
-    LINEARITY,
-    MAX_Y,
-    MEAN_Y,
-    MEDIAN_Y,
-    MIN_Y,
-    TREND,
-    X_RANGE,
-    declare,
-)
+from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.series_questions import (
     range_question,
     shape_questions,
@@ -51,8 +50,27 @@ if TYPE_CHECKING:
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
 
 
-N_POINTS = declare("n_points", 1, "panel", "integer", "exact", is_count=True)
-N_CLUSTERS = declare("n_clusters", 3, "panel", "integer", "exact", is_count=True)
+# fmt: off
+N_POINTS = declare(
+    "n_points", 1, "panel", "integer", "exact",
+    "how many data points are plotted in the scatter plot in {loc}?", is_count=True,
+)
+N_CLUSTERS = declare(
+    "n_clusters", 3, "panel", "integer", "exact",
+    "into how many separate clusters do the points in {loc} fall?", is_count=True,
+)
+# fmt: on
+
+
+@dataclass
+class ScatterData(PanelData):
+    """A scatter panel's ``data``: the points, their colour values and optional errors."""
+
+    x: list[float]
+    y: list[float]
+    c: list[float] | None = None
+    xerr: list[float] | None = None
+    yerr: list[float] | None = None
 
 
 class ScatterConfig(Section):
@@ -70,19 +88,7 @@ class ScatterConfig(Section):
 
 class ScatterKind(KindHooks):
     name = "scatter"
-    families = (
-        ERROR_BARS,
-        COLORMAP,
-        N_POINTS,
-        MEAN_Y,
-        MEDIAN_Y,
-        MIN_Y,
-        MAX_Y,
-        X_RANGE,
-        LINEARITY,
-        TREND,
-        N_CLUSTERS,
-    )
+    families = (ERROR_BARS, COLORMAP, N_POINTS, N_CLUSTERS, *POINT_SET_FAMILIES)
     config = ScatterConfig
     noun = "scatter plot"
 
@@ -134,13 +140,13 @@ class ScatterKind(KindHooks):
             if rng.random() < sc.yerr_p and not ylog
             else None
         )
-        data = {
-            "x": sig(x),
-            "y": sig(y),
-            "c": sig(c) if c is not None else None,
-            "xerr": sig(xerr) if xerr is not None else None,
-            "yerr": sig(yerr) if yerr is not None else None,
-        }
+        data = ScatterData(
+            x=sig(x),
+            y=sig(y),
+            c=sig(c) if c is not None else None,
+            xerr=sig(xerr) if xerr is not None else None,
+            yerr=sig(yerr) if yerr is not None else None,
+        )
         style = {
             "colormap": colormap,
             "colorbar": colorbar,
@@ -154,28 +160,28 @@ class ScatterKind(KindHooks):
         }
         return Sampled(
             params=params,
-            data=data,
+            data=data.to_dict(),
             style=style,
             xscale="log" if xlog else "linear",
             yscale="log" if ylog else "linear",
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, panel.data
-        x, y = np.asarray(d["x"]), np.asarray(d["y"])
-        if d["xerr"] is not None or d["yerr"] is not None:
+        st, d = panel.style, ScatterData.from_dict(panel.data)
+        x, y = np.asarray(d.x), np.asarray(d.y)
+        if d.xerr is not None or d.yerr is not None:
             ax.errorbar(
                 x,
                 y,
-                xerr=d["xerr"],
-                yerr=d["yerr"],
+                xerr=d.xerr,
+                yerr=d.yerr,
                 fmt="none",
                 ecolor="0.5",
                 elinewidth=0.7,
                 zorder=1,
             )
         colour_kw = (
-            {"c": d["c"], "cmap": st["colormap"]} if d["c"] is not None else {"color": st["color"]}
+            {"c": d.c, "cmap": st["colormap"]} if d.c is not None else {"color": st["color"]}
         )
         points = ax.scatter(
             x,
@@ -192,7 +198,7 @@ class ScatterKind(KindHooks):
             add_colorbar(
                 ax, points, st["colorbar"], st["colorbar_label"], style, nbins=st.get("cbar_nbins")
             )
-            if d["c"] is not None
+            if d.c is not None
             else None
         )
         dpi = ax.figure.dpi
@@ -202,8 +208,8 @@ class ScatterKind(KindHooks):
             offsets = points.get_offset_transform().transform(points.get_offsets())
             marks = point_marks("point", np.asarray(offsets), half, np.column_stack([x, y]))
             cap = max(1.0, 0.7 * dpi / 72)
-            marks += errorbar_marks(ax, x, y, d["yerr"], axis="y", half_px=cap)
-            marks += errorbar_marks(ax, x, y, d["xerr"], axis="x", half_px=cap)
+            marks += errorbar_marks(ax, x, y, d.yerr, axis="y", half_px=cap)
+            marks += errorbar_marks(ax, x, y, d.xerr, axis="x", half_px=cap)
             return marks
 
         return Drawn(probes=[probe], colorbar=cbar)
@@ -212,43 +218,31 @@ class ScatterKind(KindHooks):
     compares_fit = True
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        loc, data = ctx.location(panel), panel["data"]
+        data = ScatterData.from_dict(panel["data"])
         points = ctx.element_ids(panel["index"], "point")
         if level == 1:
-            ctx.ask(
-                N_POINTS,
-                panel,
-                f"how many data points are plotted in the scatter plot in {loc}?",
-                len(data["x"]),
-                evidence=points,
-            )
+            ctx.ask(N_POINTS, panel, len(data.x), evidence=points)
         elif level == 2:
             what = "the plotted points"
-            stats_questions(ctx, panel, what, [float(v) for v in data["y"]], points)
-            range_question(ctx, panel, what, min(data["x"]), max(data["x"]), points)
+            stats_questions(ctx, panel, what, [float(v) for v in data.y], points)
+            range_question(ctx, panel, what, min(data.x), max(data.x), points)
         else:
             for point_set in self.point_sets(panel):
                 shape_questions(ctx, panel, point_set, "the plotted points", points)
             clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
             if clusters is not None:
-                ctx.ask(
-                    N_CLUSTERS,
-                    panel,
-                    f"into how many separate clusters do the points in {loc} fall?",
-                    clusters,
-                    evidence=points,
-                )
+                ctx.ask(N_CLUSTERS, panel, clusters, evidence=points)
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        data = panel["data"]
+        data = ScatterData.from_dict(panel["data"])
         if level == 1:
-            out = [f"It shows {count(len(data['x']), 'point')}."]
+            out = [f"It shows {count(len(data.x), 'point')}."]
             cmap = panel.get("style", {}).get("colormap")
-            if cmap and data.get("c") is not None:
+            if cmap and data.c is not None:
                 out.append(f"Colours follow the {cmap} colormap.")
             return out
         if level == 2:
-            xs, ys = data["x"], data["y"]
+            xs, ys = data.x, data.y
             return [
                 f"The points span x from {num(min(xs))} to {num(max(xs))} and "
                 f"y from {num(min(ys))} to {num(max(ys))}, with mean y "
@@ -273,8 +267,8 @@ class ScatterKind(KindHooks):
         return name if name and has(panel["data"].get("c")) else None
 
     def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
-        data = panel["data"]
-        return [PointSet(list(data["x"]), list(data["y"]), panel.get("params", {}))]
+        data = ScatterData.from_dict(panel["data"])
+        return [PointSet(list(data.x), list(data.y), panel.get("params", {}))]
 
     def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
         ys = panel["data"]["y"]

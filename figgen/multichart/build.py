@@ -35,7 +35,7 @@ from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector, to_json
 from figgen.scale import InProcess, LocalPool
-from figgen.store import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
+from figgen.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
 log = logging.getLogger(__name__)
 

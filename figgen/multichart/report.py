@@ -23,7 +23,7 @@ from figgen.eval.plots import Plot, _figure, _save
 from figgen.eval.report import _table
 from figgen.multichart.build import load_sets
 from figgen.multichart.modes import MODES
-from figgen.store import atomic_write_text
+from figgen.storage import atomic_write_text
 
 
 @dataclass(frozen=True)

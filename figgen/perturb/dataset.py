@@ -25,7 +25,7 @@ from PIL import Image
 from figgen.errors import FiggenError
 from figgen.perturb.kinds import KINDS, Params, Plan, background
 from figgen.record import dumps_record, load_record
-from figgen.store import atomic_write_bytes, atomic_write_text
+from figgen.storage import atomic_write_bytes, atomic_write_text
 
 COPIED = ("qa.jsonl", "descriptions.jsonl")
 

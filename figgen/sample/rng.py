@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import overload
+
 import numpy as np
 
 
@@ -31,7 +33,11 @@ def integer(rng: np.random.Generator, bounds: tuple[int, int]) -> int:
     return int(rng.integers(bounds[0], bounds[1] + 1))
 
 
-def sig(values: np.ndarray | float, digits: int = 6) -> list[float] | float:
+@overload
+def sig(values: float, digits: int = 6) -> float: ...
+@overload
+def sig(values: np.ndarray | list[float], digits: int = 6) -> list[float]: ...
+def sig(values: np.ndarray | list[float] | float, digits: int = 6) -> list[float] | float:
     """Round to ``digits`` significant digits: what is stored is exactly what is drawn."""
     arr = np.asarray(values, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -9,7 +9,7 @@ from figgen.scale.executors import (
     Task,
     make_executor,
 )
-from figgen.scale.storage import BuildStore
+from figgen.storage import BuildStore
 
 __all__ = [
     "BuildStore",

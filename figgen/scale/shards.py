@@ -22,7 +22,7 @@ from typing import Any
 from figgen.config import FigureConfig
 from figgen.errors import FiggenError
 from figgen.scale.executors import Task
-from figgen.scale.storage import BuildStore
+from figgen.storage import BuildStore
 
 log = logging.getLogger(__name__)
 

@@ -86,18 +86,18 @@ class FigureContext:
         self,
         family: Family,
         panel: dict[str, Any] | None,
-        question: str,
         answer: Any,
         *,
         choices: list[str] | None = None,
         evidence: list[int] | None = None,
         answer_key: str | None = None,
+        **words: str,
     ) -> None:
         """Append one item of a declared family; its qid counts items of that family and panel.
 
-        ``question`` starts lower-case (it is capitalised here) and gets the family's answer
-        instruction appended. An answer holding a non-finite number (NaN or infinity) is not
-        askable and is dropped.
+        The question is the family's, with ``{loc}`` (the panel's location) and ``words``
+        filled in, capitalised, and followed by the answer instruction. An answer holding a
+        non-finite number (NaN or infinity) is not askable and is dropped.
         """
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
@@ -111,6 +111,9 @@ class FigureContext:
             where = str(panel["index"] if panel else "fig")
         n = self._counts[(family.name, where)]
         self._counts[(family.name, where)] += 1
+        question = family.question.format(
+            loc=self.location(panel) if panel is not None else "", **words
+        )
         text = question[0].upper() + question[1:]
         self.items.append(
             QAItem(

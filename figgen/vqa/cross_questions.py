@@ -31,13 +31,14 @@ def cross_questions(ctx: FigureContext) -> None:
         return
     for name in ctx.kinds:
         matching = [p for p in panels if p["kind"] == name]
+        evidence = [i for p in matching for i in ctx.element_ids(p["index"], "panel")]
         ctx.ask(
             COUNT_KIND,
             None,
-            f"how many panels of this figure are {noun(name)}s?",
             len(matching),
             answer_key=f"n_{name}_panels",
-            evidence=[i for p in matching for i in ctx.element_ids(p["index"], "panel")],
+            evidence=evidence,
+            nouns=f"{noun(name)}s",
         )
     for name, kind in KINDS.items():
         if kind.mean_phrase:
@@ -60,15 +61,16 @@ def _largest_mean(ctx: FigureContext, panels: list[dict[str, Any]], kind: PlotKi
     best, second = order[0], order[1]
     if means[best] - means[second] < MEAN_GAP * max(spans[best], spans[second]):
         return
+    evidence = [i for p in panels for i in ctx.element_ids(p["index"], "panel")]
     ctx.ask(
         LARGEST_MEAN,
         None,
-        f"considering the {kind.noun}s only, which panel has the largest mean of "
-        f"{kind.mean_phrase}?",
         ctx.location(panels[best]),
-        choices=[ctx.location(p) for p in panels],
         answer_key="panel",
-        evidence=[i for p in panels for i in ctx.element_ids(p["index"], "panel")],
+        choices=[ctx.location(p) for p in panels],
+        evidence=evidence,
+        nouns=f"{kind.noun}s",
+        what=kind.mean_phrase or "",
     )
 
 
@@ -79,14 +81,15 @@ def _same_trend(ctx: FigureContext, panels: list[dict[str, Any]]) -> None:
         if (t := trends.panel_trend(p, KINDS[p["kind"]].point_sets(p))) is not None
     ]
     for (a, trend_a), (b, trend_b) in zip(trended, trended[1:], strict=False):
+        evidence = ctx.element_ids(a["index"], "panel") + ctx.element_ids(b["index"], "panel")
         ctx.ask(
             SAME_TREND,
             None,
-            f"do {ctx.location(a)} and {ctx.location(b)} show the same trend, "
-            "that is, do the data in both rise with x or both fall with x?",
             "yes" if trend_a == trend_b else "no",
             choices=list(YES_NO),
-            evidence=ctx.element_ids(a["index"], "panel") + ctx.element_ids(b["index"], "panel"),
+            evidence=evidence,
+            first=ctx.location(a),
+            second=ctx.location(b),
         )
 
 
@@ -104,13 +107,13 @@ def _strongest_linear(ctx: FigureContext, panels: list[dict[str, Any]], kind: Pl
     others = [v for i, v in enumerate(r2) if i != best]
     if r2[best] < trends.LINEAR_R2 or max(others) > r2[best] - R2_GAP:
         return
+    evidence = [i for p, _ in fits for i in ctx.element_ids(p["index"], "panel")]
     ctx.ask(
         STRONGEST_LINEAR,
         None,
-        f"among the {kind.noun}s, which panel shows the strongest linear "
-        "relationship between x and y (points closest to a straight line)?",
         ctx.location(fits[best][0]),
-        choices=[ctx.location(p) for p, _ in fits],
         answer_key="panel",
-        evidence=[i for p, _ in fits for i in ctx.element_ids(p["index"], "panel")],
+        choices=[ctx.location(p) for p, _ in fits],
+        evidence=evidence,
+        nouns=f"{kind.noun}s",
     )

@@ -12,7 +12,7 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.lock import folder_lock
 from figgen.record import load_record
-from figgen.store import atomic_text, atomic_write_text, remove_stale_temporaries
+from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.context import offered_kinds
 from figgen.vqa.describe import describe_record

@@ -48,23 +48,22 @@ def stats_questions(
 
     The smallest and largest point to the mark(s) holding them, so they can be pointed at.
     """
-    loc = ctx.location(panel)
     extremes = {
         MIN_Y.name: _extreme_marks(ctx, evidence, min),
         MAX_Y.name: _extreme_marks(ctx, evidence, max),
     }
-    for family, word, value in (
-        (MEAN_Y, "mean", statistics.fmean(ys)),
-        (MEDIAN_Y, "median", statistics.median(ys)),
-        (MIN_Y, "smallest", min(ys)),
-        (MAX_Y, "largest", max(ys)),
+    for family, value in (
+        (MEAN_Y, statistics.fmean(ys)),
+        (MEDIAN_Y, statistics.median(ys)),
+        (MIN_Y, min(ys)),
+        (MAX_Y, max(ys)),
     ):
         ctx.ask(
             family,
             panel,
-            f"in {loc}, what is the {word} y value of {what}?",
             round_sig(value),
             evidence=extremes.get(family.name, evidence),
+            what=what,
         )
 
 
@@ -80,14 +79,8 @@ def range_question(
     axis: str = "x",
 ) -> None:
     """The [smallest, largest] values along ``axis`` that ``what`` cover."""
-    ctx.ask(
-        family,
-        panel,
-        f"in {ctx.location(panel)}, what range of {axis} values do {what} cover? "
-        "Give [smallest, largest].",
-        [round_sig(low), round_sig(high)],
-        evidence=evidence,
-    )
+    answer = [round_sig(low), round_sig(high)]
+    ctx.ask(family, panel, answer, evidence=evidence, what=what, axis=axis)
 
 
 def shape_questions(
@@ -98,29 +91,14 @@ def shape_questions(
     evidence: list[int],
 ) -> None:
     """Linearity of one point set and, where it is clearly linear, its trend."""
-    loc = ctx.location(panel)
     xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
     verdict = trends.linearity(points.x, points.y, panel["distribution"], xscale, yscale)
     if verdict is None:
         return
-    ctx.ask(
-        LINEARITY,
-        panel,
-        f"in {loc}, do {name} lie along a straight line (linear) or not (nonlinear)?",
-        verdict,
-        choices=list(LINEARITY_CHOICES),
-        evidence=evidence,
-    )
+    ctx.ask(LINEARITY, panel, verdict, choices=LINEARITY_CHOICES, evidence=evidence, name=name)
     trend = trends.series_trend(panel, points)
     if trend is not None:
-        ctx.ask(
-            TREND,
-            panel,
-            f"in {loc}, as x increases, do {name} show an increasing or a decreasing trend?",
-            trend,
-            choices=list(TREND_CHOICES),
-            evidence=evidence,
-        )
+        ctx.ask(TREND, panel, trend, choices=TREND_CHOICES, evidence=evidence, name=name)
 
 
 def shape_sentence(

@@ -14,7 +14,7 @@ import pytest
 from figgen.build import build_dataset
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError
-from figgen.store import TMP_MARK
+from figgen.storage import TMP_MARK
 from tests.scale.conftest import SEED, N, tree_bytes
 
 SHARDS = ["shard-00000000-00000001.parquet", "shard-00000002-00000002.parquet"]

@@ -10,9 +10,9 @@ from pathlib import Path
 import fsspec
 import pytest
 
+from figgen import storage as storage_module
 from figgen.scale import BuildStore
-from figgen.scale import storage as storage_module
-from figgen.store import TMP_MARK
+from figgen.storage import TMP_MARK
 
 
 @pytest.fixture

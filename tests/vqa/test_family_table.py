@@ -64,6 +64,14 @@ def test_every_panel_family_is_asked_of_some_kind() -> None:
 
 
 def test_a_family_is_declared_once() -> None:
-    assert declare("panel_count", 1, "figure", "integer", "exact", is_count=True).name
+    known = FAMILIES["panel_count"]
+    again = (known.name, known.level, known.scope, known.answer_type, known.metric, known.question)
+    assert declare(*again, is_count=True) is not None
     with pytest.raises(ValueError, match="declared twice, differently"):
-        declare("panel_count", 2, "figure", "integer", "exact")
+        declare(*again, is_count=False)
+
+
+def test_every_question_template_is_filled(records: list[dict[str, Any]]) -> None:
+    for record in records:
+        for item in questions_for_record(record):
+            assert "{" not in item.question.split(" Answer with")[0], item.question

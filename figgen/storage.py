@@ -1,22 +1,82 @@
-"""A build's output folder through fsspec: a local path, a shared mount or an object store.
+"""Where figgen writes: atomic files, a build's output folder, and staged output folders.
 
-Writes are atomic everywhere: on the local filesystem a temporary file beside the target is
-renamed over it (as :mod:`figgen.store` does); on object stores one put is atomic by itself;
-on other remote filesystems a temporary name is moved into place.
+Every file figgen writes goes through here, so a killed run leaves either the old file or the
+complete new one, never half of one:
+
+- :func:`atomic_write_bytes`, :func:`atomic_text`: one local file, through a temporary file
+  beside the target and a rename.
+- :class:`BuildStore`: a build's output folder through fsspec (a local path, a shared mount or
+  an object store). On the local filesystem it writes as above; on object stores one put is
+  atomic by itself; on other remote filesystems a temporary name is moved into place.
+- :func:`staged_folder`: a whole output folder (an export), built beside the target and
+  renamed in.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
-from figgen.store import TMP_MARK, atomic_write_bytes, remove_stale_temporaries
+from figgen.errors import FiggenError
+
+logger = logging.getLogger(__name__)
+
+TMP_MARK = ".tmp-"
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f"{path.name}{TMP_MARK}{os.getpid()}")
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` so that ``path`` is either absent, the old file, or complete."""
+    path = Path(path)
+    tmp = _temporary(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+@contextmanager
+def atomic_text(path: str | Path) -> Iterator[TextIO]:
+    """A text handle whose content replaces ``path`` only if the block finishes."""
+    path = Path(path)
+    tmp = _temporary(path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def remove_stale_temporaries(folder: str | Path) -> int:
+    """Delete temporary files a killed run left behind; returns how many."""
+    removed = 0
+    for tmp in Path(folder).glob(f"*{TMP_MARK}*"):
+        tmp.unlink(missing_ok=True)
+        removed += 1
+    return removed
+
 
 OBJECT_STORES = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss", "adl", "oci", "memory"})
 """Protocols whose single put is atomic: an object appears whole or not at all."""
@@ -171,3 +231,64 @@ class BuildStore:
 
     def __str__(self) -> str:
         return self.url
+
+
+def check_target(out: Path, *, overwrite: bool) -> None:
+    """Refuse a non-empty output folder unless asked to replace it."""
+    if out.exists() and not out.is_dir():
+        raise FiggenError(f"{out} exists and is not a folder; choose another --out")
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        raise FiggenError(
+            f"{out} is not empty; pass --overwrite to replace it or choose another --out"
+        )
+
+
+def _prefix(target: Path) -> str:
+    # the pid tells a later run whether the process that made the folder is still alive
+    return f".{target.name}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+def _remove_abandoned(target: Path) -> None:
+    """Delete the staging folders that killed runs left beside ``target``."""
+    for folder in target.parent.glob(f".{target.name}.*"):
+        pid = folder.name[len(target.name) + 2 :].split(".", 1)[0]
+        if folder.suffix in (".partial", ".old") and pid.isdigit() and not _alive(int(pid)):
+            logger.info("removing %s, left by an interrupted run", folder)
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def staged_folder(out: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
+    """Yield an empty folder that replaces ``out`` only if the block finishes.
+
+    A failure half-way removes the staging folder and leaves ``out`` as it was, so the same
+    command can simply be run again.
+    """
+    target = Path(out)
+    check_target(target, overwrite=overwrite)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(target)
+    stage = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".partial", dir=target.parent))
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".old", dir=target.parent))
+        os.replace(target, old / "previous")
+        os.replace(stage, target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(stage, target)
+    logger.info("wrote %s", target)

@@ -1,0 +1,76 @@
+"""The import graph follows the flow: no cycles, and the question vocabulary never imports kinds."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import figgen
+
+ROOT = Path(figgen.__file__).parent
+VOCABULARY = ("families", "trends", "wording", "numbers", "series_questions", "findings", "item")
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(name: str) -> bool:
+    path = ROOT.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def _imports() -> dict[str, set[str]]:
+    """Module -> figgen modules it imports when loaded (not under TYPE_CHECKING, not lazily)."""
+    graph: dict[str, set[str]] = {}
+    for path in ROOT.rglob("*.py"):
+        targets = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("figgen"):
+                for alias in node.names:  # "from figgen.kinds import bar" imports the submodule
+                    sub = f"{node.module}.{alias.name}"
+                    targets.add(sub if _is_module(sub) else str(node.module))
+            elif isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names if a.name.startswith("figgen")}
+        graph[_module(path)] = targets - {_module(path)}
+    return graph
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = _imports()
+    done: set[str] = set()
+
+    def visit(module: str, trail: tuple[str, ...]) -> None:
+        if module in trail:
+            raise AssertionError("import cycle: " + " -> ".join((*trail, module)))
+        if module in done:
+            return
+        for target in graph.get(module, ()):
+            visit(target, (*trail, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
+
+
+def test_the_question_vocabulary_does_not_import_the_kinds() -> None:
+    graph = _imports()
+    for name in VOCABULARY:
+        module = f"figgen.vqa.{name}"
+        assert not any(t.startswith("figgen.kinds") for t in graph[module]), module
+
+
+def test_the_build_stages_do_not_import_later_stages() -> None:
+    graph = _imports()
+    later = {
+        "figgen.sample": ("figgen.kinds", "figgen.render", "figgen.vqa", "figgen.export"),
+        "figgen.scale": ("figgen.vqa", "figgen.eval", "figgen.export"),
+        "figgen.render": ("figgen.vqa", "figgen.eval", "figgen.export"),
+        "figgen.vqa": ("figgen.eval", "figgen.export"),
+    }
+    for module, targets in graph.items():
+        for stage, forbidden in later.items():
+            if module.startswith(stage):
+                bad = [t for t in targets if t.startswith(forbidden)]
+                assert not bad, (module, bad)
