@@ -69,7 +69,11 @@ def resize_to_width(png: bytes, width: int) -> bytes:
     with Image.open(io.BytesIO(png)) as img:
         height = max(1, round(img.height * width / img.width))
         rgb = img.convert("RGB")
-        resized = rgb if rgb.size == (width, height) else rgb.resize((width, height), Image.LANCZOS)
+        resized = (
+            rgb
+            if rgb.size == (width, height)
+            else rgb.resize((width, height), Image.Resampling.LANCZOS)
+        )
     out = io.BytesIO()
     resized.save(out, format="PNG")
     return out.getvalue()
@@ -83,9 +87,7 @@ def paste_grid(
 
     rows, cols = grid
     opened = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
-    col_w = [
-        max((im.width for im in opened[c::cols]), default=0) for c in range(cols)
-    ]
+    col_w = [max((im.width for im in opened[c::cols]), default=0) for c in range(cols)]
     row_h = [max(im.height for im in opened[r * cols : (r + 1) * cols]) for r in range(rows)]
     width = sum(col_w) + margin * (cols - 1)
     height = sum(row_h) + margin * (rows - 1)

@@ -20,7 +20,7 @@ from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_ans
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.image import FigureImage
-from figgen.eval.parse import parse_reply
+from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import prompt_text
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
@@ -143,11 +143,16 @@ async def run_questions(
     progress: bool = True,
     announce: Callable[[str], None] = logger.info,
     free: bool = False,
+    prompt_of: Callable[[QAItem], str] = prompt_text,
+    parse: Callable[[str, QAItem], ParsedAnswer] = parse_reply,
+    output_tokens_of: Callable[[QAItem], int] | None = None,
 ) -> RunSummary:
     """Ask every item not yet answered in ``out``; append one row per question as it finishes.
 
     ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
-    ``free`` marks providers that cost nothing (offline ones).
+    ``free`` marks providers that cost nothing (offline ones). ``prompt_of``, ``parse`` and
+    ``output_tokens_of`` (the reply length the estimate assumes) let another task, such as
+    the density benchmark's table extraction, run through the same loop.
     """
     config = config or AskConfig()
     policy = policy or RetryPolicy()
@@ -164,7 +169,14 @@ async def run_questions(
                 f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
             )
         logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
-    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    estimate = estimate_run(
+        dataset,
+        pending,
+        image_rule=provider.image_rule,
+        price=price,
+        prompt_of=prompt_of,
+        output_tokens_of=output_tokens_of,
+    )
     summary.estimate = estimate
     announce(estimate.describe(model))
     if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
@@ -187,7 +199,7 @@ async def run_questions(
         try:
             if item.figure_id not in images:
                 images[item.figure_id] = FigureImage.from_file(dataset.image_path(item.figure_id))
-            prompt = Prompt(prompt_text(item), images[item.figure_id], item)
+            prompt = Prompt(prompt_of(item), images[item.figure_id], item)
             started = time.monotonic()
             try:
                 reply, image, calls, latency = await ask_with_retries(
@@ -206,7 +218,7 @@ async def run_questions(
                 )
                 return
             cost = 0.0 if price is None else price.cost(reply.input_tokens, reply.output_tokens)
-            parsed = parse_reply(reply.text, item)
+            parsed = parse(reply.text, item)
             row = AnswerRow(
                 qid=item.qid,
                 model=model,
