@@ -24,7 +24,7 @@ ERROR_CAP = 100.0
 """Relative and absolute fallback errors are clipped here; MAE or RMSE above it is
 unparseable."""
 
-ErrorMethod = Literal["normalized", "relative", "absolute", "mixed"]
+ErrorMethod = Literal["normalized", "relative", "absolute"]
 
 
 @dataclass(frozen=True)
@@ -44,16 +44,12 @@ def point_errors(pairs: Sequence[tuple[float, float]]) -> PointErrors:
     if len(pairs) >= 2 and max(truths) - min(truths) > 0:
         span = max(truths) - min(truths)
         return PointErrors([100 * abs(p - t) / span for p, t in pairs], "normalized")
-    errors, methods = [], set()
-    for p, t in pairs:
-        if abs(t) > RELATIVE_FLOOR:
-            errors.append(min(ERROR_CAP, 100 * abs(p - t) / abs(t)))
-            methods.add("relative")
-        else:
-            errors.append(min(abs(p - t), ERROR_CAP))
-            methods.add("absolute")
-    method: ErrorMethod = methods.pop() if len(methods) == 1 else "mixed"  # type: ignore[assignment]
-    return PointErrors(errors, method)
+    # here every matched true value is the same, so one fallback applies to all points
+    if abs(truths[0]) > RELATIVE_FLOOR:
+        return PointErrors(
+            [min(ERROR_CAP, 100 * abs(p - t) / abs(t)) for p, t in pairs], "relative"
+        )
+    return PointErrors([min(abs(p - t), ERROR_CAP) for p, t in pairs], "absolute")
 
 
 @dataclass
