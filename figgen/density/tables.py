@@ -1,7 +1,8 @@
 """Ground-truth tables ``(series, x, y)`` of source charts, from figgen records or CSV files.
 
 A figgen line panel gives one row per drawn marker (its series label, x and y); a panel whose
-line has no marker symbol is skipped, because its data points are not visible on the chart.
+line has no marker symbol is skipped, because its data points are not visible on the chart. A
+bar panel gives one row per bar (series, category, value).
 An external folder holds ``NAME.png`` beside ``NAME.csv`` with the columns ``series,x,y``.
 """
 
@@ -93,7 +94,22 @@ def line_table(panel: dict[str, Any]) -> ChartTable | None:
     return ChartTable(tuple(rows), "numeric")
 
 
-PANEL_TABLES: dict[str, PanelTable] = {"line": line_table}
+def bar_table(panel: dict[str, Any]) -> ChartTable:
+    """One row per bar: series label, category and value (a stacked segment's own length).
+
+    Reads the ``bar`` kind's documented data (``categories``; ``series`` with ``label`` and
+    one value per category), so it needs nothing from the kind's module.
+    """
+    data = panel["data"]
+    rows = [
+        Row(str(series["label"]), str(category), number_text(value))
+        for series in data["series"]
+        for category, value in zip(data["categories"], series["values"], strict=True)
+    ]
+    return ChartTable(tuple(rows), "categorical")
+
+
+PANEL_TABLES: dict[str, PanelTable] = {"line": line_table, "bar": bar_table}
 """Plot kinds whose panels carry a ground-truth table, and how to read it."""
 
 
@@ -195,7 +211,7 @@ def load_sources(folder: str | Path) -> list[SourceChart]:
     sources = figgen_sources(folder) if is_figgen_build(folder) else folder_sources(folder)
     if not sources:
         raise FiggenError(
-            f"{folder} has no chart with a table (line panels with markers); "
+            f"{folder} has no chart with a table (line panels with markers, bar panels); "
             "build with more line panels, e.g. a config with kinds = {line = 1}"
         )
     return sources

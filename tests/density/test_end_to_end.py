@@ -19,8 +19,8 @@ from figgen.cli import app
 from figgen.density.manifest import DensityManifest, load_manifest
 from figgen.errors import FiggenError
 from figgen.eval.answers import read_answers
-
 from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
+
 from .helpers import chart_folder
 
 pytest.importorskip("openai")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.density.tables import line_table, load_sources, read_csv_table
+from figgen.density.tables import bar_table, line_table, load_sources, read_csv_table
 from figgen.errors import FiggenError
 
 from .helpers import chart_folder
@@ -58,3 +58,22 @@ def test_folder_sources_need_a_csv_per_png(tmp_path: Path) -> None:
         load_sources(folder)
     with pytest.raises(FiggenError, match="is not a folder"):
         load_sources(tmp_path / "nowhere")
+
+
+def test_bar_table_is_one_row_per_bar() -> None:
+    panel = {
+        "data": {
+            "categories": ["Mon", "Tue"],
+            "series": [{"label": "a", "values": [1.0, 2.0]}, {"label": "b", "values": [3.5, 4.0]}],
+            "mode": "grouped",
+            "orientation": "vertical",
+        }
+    }
+    table = bar_table(panel)
+    assert table.x_kind == "categorical"
+    assert [(r.series, r.x, r.y) for r in table.rows] == [
+        ("a", "Mon", "1"),
+        ("a", "Tue", "2"),
+        ("b", "Mon", "3.5"),
+        ("b", "Tue", "4"),
+    ]
