@@ -32,6 +32,7 @@ from figgen.density.manifest import (
 )
 from figgen.density.tables import SourceChart, load_sources
 from figgen.errors import FiggenError
+from figgen.render.canvas import PNG_COMPRESS_LEVEL
 from figgen.store import atomic_write_bytes, atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ def resize_to_width(png: bytes, width: int) -> bytes:
             else rgb.resize((width, height), Image.Resampling.LANCZOS)
         )
     out = io.BytesIO()
-    resized.save(out, format="PNG")
+    resized.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
 
 
@@ -100,7 +101,7 @@ def paste_grid(
         canvas.paste(im, (x0, y0))
         boxes.append((float(x0), float(y0), float(x0 + im.width), float(y0 + im.height)))
     out = io.BytesIO()
-    canvas.save(out, format="PNG")
+    canvas.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue(), boxes, (width, height)
 
 

@@ -45,16 +45,21 @@ def relative_distance(target: float, prediction: float, threshold: float = 1.0) 
     return distance if distance < threshold else 1.0
 
 
-def _entries(rows: Sequence[Row]) -> list[tuple[str, str]]:
+_Entry = tuple[str, str, float | None]  # key, value text, value as a number
+
+
+def _entries(rows: Sequence[Row]) -> list[_Entry]:
     entries: dict[str, str] = {}
     for row in rows:
         entries[f"{row.series.strip()} {row.x.strip()}".lower()] = row.y.strip().lower()
-    return list(entries.items())
+    return [(key, value, cell_number(value)) for key, value in entries.items()]
 
 
-def _pair_score(target: tuple[str, str], prediction: tuple[str, str]) -> float:
+def _pair_score(target: _Entry, prediction: _Entry) -> float:
     key = anls(target[0], prediction[0])
-    t, p = cell_number(target[1]), cell_number(prediction[1])
+    if not key:
+        return 0.0
+    t, p = target[2], prediction[2]
     if p is not None and t:
         return key * (1 - relative_distance(t, p, NUMBER_THRESHOLD))
     if target[1] == prediction[1]:
