@@ -46,17 +46,25 @@ def build(
         ComposeMode, typer.Option(help="paper: resize and paste; native: re-render panels.")
     ] = ComposeMode.paper,
     seed: Annotated[int, typer.Option(help="Seed of the grouping (the paper uses 42).")] = 42,
+    progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
 ) -> None:
     """Compose the source charts 1, 3, 6 or 9 at a time and write the manifest."""
     from figgen.density.compose import build_density
 
     manifest = build_density(
-        source, out, densities=_densities(k) or [1, 3, 6, 9], mode=mode.value, seed=seed
+        source,
+        out,
+        densities=_densities(k) or [1, 3, 6, 9],
+        mode=mode.value,
+        seed=seed,
+        progress=progress,
     )
     counts = ", ".join(
         f"k={d}: {sum(c.density == d for c in manifest.compounds)}" for d in manifest.densities
     )
     typer.echo(f"{out}: {len(manifest.tables)} source charts, compounds {counts}")
+    if manifest.failed:
+        typer.echo(f"left out (could not be rendered): {', '.join(sorted(manifest.failed))}")
 
 
 @app.command("run")

@@ -32,6 +32,7 @@ from figgen.density.manifest import (
 )
 from figgen.density.tables import SourceChart, load_sources
 from figgen.errors import FiggenError
+from figgen.render import RepairFailed
 from figgen.render.canvas import PNG_COMPRESS_LEVEL
 from figgen.store import atomic_write_bytes, atomic_write_text
 
@@ -130,6 +131,11 @@ def _settings_guard(out: Path, manifest: DensityManifest) -> None:
         )
 
 
+RENDER_FAILURES: tuple[type[Exception], ...] = (RepairFailed, ValueError)
+"""What re-rendering a panel can raise (an unrepairable layout, text matplotlib cannot lay
+out); the chart or compound is then left out and named in ``manifest.failed``."""
+
+
 def build_density(
     source: str | Path,
     out: str | Path,
@@ -139,50 +145,76 @@ def build_density(
     seed: int = PAPER_SEED,
     width: int = PAPER_WIDTH,
     margin: int = PAPER_MARGIN,
+    progress: bool = False,
 ) -> DensityManifest:
     """Compose the sources at each density and write images, records and the manifest.
 
     A rerun with the same settings keeps the images already written (a killed build resumes).
     """
+    from tqdm.auto import tqdm
+
     sources = load_sources(source)
     if mode == "native" and any(s.figure is None for s in sources):
         raise FiggenError("--mode native re-renders figgen panels; pass a figgen build as --source")
-    by_id = {s.id: s for s in sources}
     densities = sorted(set(densities))
-    groups = {k: group_sources(list(by_id), k, seed) for k in densities}
     for k in densities:
         grid_for(k)
+        if k > len(sources):
+            group_sources([s.id for s in sources], k, seed)  # raises the one-line error
     out = Path(out)
+    by_id = {s.id: s for s in sorted(sources, key=lambda s: s.id)}
     manifest = DensityManifest(
         mode=mode,
         seed=seed,
         densities=densities,
         width=width,
         margin=margin,
-        tables={sid: s.table for sid, s in sorted(by_id.items())},
-        kinds={sid: s.kind for sid, s in sorted(by_id.items())},
-        dropped={str(k): len(by_id) - k * len(groups[k]) for k in densities},
+        tables={sid: s.table for sid, s in by_id.items()},
+        kinds={sid: s.kind for sid, s in by_id.items()},
     )
     _settings_guard(out, manifest)
     (out / FIGURES).mkdir(parents=True, exist_ok=True)
-    compose = _paper_composer(out, width, margin) if mode == "paper" else _native_composer()
-    for k in densities:
-        for number, ids in enumerate(groups[k]):
-            compound = _compound(out, k, number, [by_id[i] for i in ids], compose, mode)
-            manifest.compounds.append(compound)
+    if mode == "paper":
+        cache = _SourceCache(out / "sources", width)
+        for sid in tqdm(list(by_id), desc="sources", unit="chart", disable=not progress):
+            try:
+                cache.png(by_id[sid])
+            except RENDER_FAILURES as exc:
+                manifest.failed[sid] = _reason(exc)
+                log.warning("source %s left out: %s", sid, manifest.failed[sid])
+        usable = [sid for sid in by_id if sid not in manifest.failed]
+        compose: ComposeGroup = _paper_composer(cache, margin)
+    else:
+        usable = list(by_id)
+        compose = _native_composer()
+    groups = {k: group_sources(usable, k, seed) for k in densities}
+    manifest.dropped = {str(k): len(usable) - k * len(groups[k]) for k in densities}
+    tasks = [(k, number, ids) for k in densities for number, ids in enumerate(groups[k])]
+    for k, number, ids in tqdm(tasks, desc="compounds", unit="image", disable=not progress):
+        compound_id = f"k{k}-{number:04d}"
+        try:
+            compound = _compound(out, compound_id, k, [by_id[i] for i in ids], compose, mode)
+        except RENDER_FAILURES as exc:
+            manifest.failed[compound_id] = _reason(exc)
+            log.warning("compound %s left out: %s", compound_id, manifest.failed[compound_id])
+            continue
+        manifest.compounds.append(compound)
     atomic_write_text(out / MANIFEST, json.dumps(manifest.to_dict(), indent=1) + "\n")
     return manifest
 
 
+def _reason(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:200]
+
+
 def _compound(
     out: Path,
+    compound_id: str,
     k: int,
-    number: int,
     group: list[SourceChart],
     compose: ComposeGroup,
     mode: Mode,
 ) -> Compound:
-    compound_id = f"k{k}-{number:04d}"
     image = f"{FIGURES}/{compound_id}.png"
     record_path = out / FIGURES / f"{compound_id}.json"
     if record_path.is_file() and (out / image).is_file():  # resume: written by an earlier run
@@ -212,19 +244,24 @@ def _compound(
     return compound
 
 
-def _paper_composer(out: Path, width: int, margin: int) -> ComposeGroup:
-    """Resize each source once (cached in ``DIR/sources``) and paste the group on a grid."""
-    cache = out / "sources"
-    cache.mkdir(parents=True, exist_ok=True)
+class _SourceCache:
+    """Each source resized to the paper's width once, kept in ``DIR/sources``."""
 
-    def resized(source: SourceChart) -> bytes:
-        path = cache / f"{source.id}.png"
+    def __init__(self, folder: Path, width: int) -> None:
+        self.folder = folder
+        self.width = width
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def png(self, source: SourceChart) -> bytes:
+        path = self.folder / f"{source.id}.png"
         if not path.is_file():
-            atomic_write_bytes(path, resize_to_width(source_png(source), width))
+            atomic_write_bytes(path, resize_to_width(source_png(source), self.width))
         return path.read_bytes()
 
+
+def _paper_composer(cache: _SourceCache, margin: int) -> ComposeGroup:
     def paper(group: list[SourceChart], grid: tuple[int, int], _: str) -> Composed:
-        png, boxes, _size = paste_grid([resized(s) for s in group], grid, margin)
+        png, boxes, _size = paste_grid([cache.png(s) for s in group], grid, margin)
         return png, boxes, None
 
     return paper

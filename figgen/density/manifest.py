@@ -59,6 +59,8 @@ class DensityManifest:
     compounds: list[Compound] = field(default_factory=list)
     dropped: dict[str, int] = field(default_factory=dict)
     """Source charts left out of each density's groups (the incomplete last group)."""
+    failed: dict[str, str] = field(default_factory=dict)
+    """Sources or compounds that could not be rendered, with the reason."""
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -76,6 +78,7 @@ class DensityManifest:
             "version": 1,
             **{k: v for k, v in self.settings().items() if k != "sources"},
             "dropped": self.dropped,
+            "failed": self.failed,
             "sources": {
                 sid: {"kind": self.kinds[sid], "table": table.to_dict()}
                 for sid, table in self.tables.items()
@@ -105,6 +108,7 @@ class DensityManifest:
                 for c in values["compounds"]
             ],
             dropped=values.get("dropped", {}),
+            failed=values.get("failed", {}),
         )
 
     def compound(self, compound_id: str) -> Compound:

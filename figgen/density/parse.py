@@ -9,9 +9,10 @@ Charts are separated by the first cue present, in this order:
    the current chart, or shares fewer than half of its x entries with the current chart;
 5. ``single``: one chart.
 
-A reply with no table row is a formatting failure (``no_table``); rows with fewer than three
-cells are counted as ``malformed_rows``. Neither is a numeric error: cells are kept as text
-and converted to numbers only when scored.
+Reasoning wrapped in ``<think>`` tags is ignored, and a table row holding only a heading
+("| **Chart 2** | | |") counts as a heading. A reply with no table row is a formatting failure
+(``no_table``); rows with fewer than three cells are counted as ``malformed_rows``. Neither
+is a numeric error: cells are kept as text and converted to numbers only when scored.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _HEADING = re.compile(
     re.IGNORECASE,
 )
 _SEPARATOR = re.compile(r"^:?-{2,}:?$")
+_THINKING = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
 _CHART_COLUMN = ("chart", "subplot", "sub-plot", "panel", "figure", "plot")
 
 
@@ -112,12 +114,12 @@ def parse_tables(text: str | None) -> ParsedReply:
     entries: list[_Entry] = []
     columns = _Columns()
     headings, tables = -1, 0
-    for line in text.splitlines():
+    for line in _THINKING.sub("", text).splitlines():
         if line.strip().startswith("```"):
             continue
         cells = _cells(line)
-        if cells is None:
-            if _HEADING.match(line):
+        if cells is None or (_HEADING.match(cells[0]) and not any(cells[1:])):
+            if _HEADING.match(line.strip().strip("|")):
                 headings += 1
             continue
         if any(cells) and all(_SEPARATOR.match(c) for c in cells if c):

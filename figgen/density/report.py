@@ -22,6 +22,7 @@ from figgen.density.plots import coverage_and_error, error_by_density, paired_pl
 from figgen.density.score import score_files
 from figgen.eval.plots import Plot
 from figgen.eval.report import _table
+from figgen.eval.usage import Usage
 from figgen.store import atomic_write_text
 
 
@@ -51,7 +52,10 @@ def build_metrics(
         },
         "models": {
             model: {
-                "by_density": {str(k): v for k, v in table[model].items()},
+                "by_density": {
+                    str(k): {**v, **result.usage_by_density.get(k, Usage()).to_dict()}
+                    for k, v in table[model].items()
+                },
                 "unanswered": len(result.unanswered),
                 **result.usage.to_dict(),
             }
@@ -154,12 +158,34 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         ],
     )
     costs = _table(
-        ["model", "input tokens", "output tokens", "cost (USD)", "unanswered"],
         [
-            [m, v["input_tokens"], v["output_tokens"], v["cost_usd"], v["unanswered"]]
+            "model",
+            "charts",
+            "compounds",
+            "input tokens",
+            "output tokens",
+            "cost (USD)",
+            "USD per chart",
+        ],
+        [
+            [
+                m,
+                k,
+                e["compounds"],
+                e["input_tokens"],
+                e["output_tokens"],
+                e["cost_usd"],
+                e["cost_usd"] / e["expected_charts"] if e["expected_charts"] else None,
+            ]
+            for m, v in models.items()
+            for k, e in v["by_density"].items()
+        ]
+        + [
+            [m, "all", "", v["input_tokens"], v["output_tokens"], v["cost_usd"], None]
             for m, v in models.items()
         ],
     )
+    unanswered = {m: v["unanswered"] for m, v in models.items() if v["unanswered"]}
     parts = [
         "# figgen density report (ChartDensity-Bench)",
         "",
@@ -207,6 +233,12 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             "",
         ]
     parts += ["## Usage and cost", "", costs, ""]
+    if unanswered:
+        parts += [
+            "Compounds with no reply (every attempt failed; run again to resume): "
+            + ", ".join(f"{m} {n}" for m, n in unanswered.items()),
+            "",
+        ]
     if plots:
         parts += ["## Plots", ""]
         for plot in plots:

@@ -28,6 +28,7 @@ class ModelScores:
     compounds: list[CompoundScore] = field(default_factory=list)
     unanswered: list[str] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
+    usage_by_density: dict[int, Usage] = field(default_factory=dict)
 
 
 def score_rows(
@@ -42,19 +43,23 @@ def score_rows(
     for model, model_rows in sorted(by_model.items()):
         result = ModelScores()
         for row in model_rows:
-            usage = row.get("usage") or {}
-            result.usage += Usage(
-                int(usage.get("input_tokens", 0)),
-                int(usage.get("output_tokens", 0)),
-                float(row.get("cost_usd") or 0.0),
-            )
-        for qid, row in latest_rows(model_rows).items():
-            compound = known.get(qid)
+            compound = known.get(row["qid"])
             if compound is None:
                 raise FiggenError(
-                    f"answer {qid} of {model} is not a compound of this build; "
+                    f"answer {row['qid']} of {model} is not a compound of this build; "
                     "score answers against the --data they were asked on"
                 )
+            tokens = row.get("usage") or {}
+            usage = Usage(
+                int(tokens.get("input_tokens", 0)),
+                int(tokens.get("output_tokens", 0)),
+                float(row.get("cost_usd") or 0.0),
+            )
+            result.usage += usage
+            before = result.usage_by_density.get(compound.density, Usage())
+            result.usage_by_density[compound.density] = before + usage
+        for qid, row in latest_rows(model_rows).items():
+            compound = known[qid]
             if row.get("raw") is None:
                 result.unanswered.append(qid)
                 continue

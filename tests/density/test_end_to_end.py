@@ -83,9 +83,13 @@ def test_distortions_give_the_expected_rfv_car_and_mae(tmp_path: Path) -> None:
         for s in manifest.compound("k3-0001").sources[:1]
     )
     answers = tmp_path / "answers.jsonl"
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[models."fake-vl"]\ninput = 1.0\noutput = 2.0\n')
     with serve(manifest, bench) as server:
         args = [
             "run",
+            "--prices",
+            str(prices),
             "--data",
             str(bench),
             "--model",
@@ -113,6 +117,9 @@ def test_distortions_give_the_expected_rfv_car_and_mae(tmp_path: Path) -> None:
     assert (k1["rfv"], k1["car"], k1["pr"]) == (1, 1, 1)
     assert k1["mae"] == pytest.approx(expected_scaled_mae(manifest))
     assert (k3["rfv"], k3["car"], k3["aligned_charts"]) == (0.5, 0.5, 3)
+    # each call bills 1500 input and 400 output tokens at $1 and $2 per million
+    assert k3["cost_usd"] == pytest.approx(2 * (1500 * 1.0 + 400 * 2.0) / 1e6)
+    assert k1["input_tokens"] == 6 * 1500
     assert k3["mae"] == 0 and k3["point_coverage"] == 1  # the renamed series falls back to order
     renamed = [c for c in metrics["charts"] if c["compound"] == "k3-0001"]
     assert renamed[0]["series_mapping"] == "row_order"

@@ -52,3 +52,11 @@ def test_cells_keep_their_text_for_scoring() -> None:
     parsed = parse_tables(TABLE + "| **Revenue** | 2019 | ~1,250 |\n")
     row = parsed.charts[0][0]
     assert (row.series, row.x, row.y) == ("Revenue", "2019", "~1,250")
+
+
+def test_reasoning_is_ignored_and_heading_rows_split_charts() -> None:
+    text = "<think>| draft | 1 | 2 |\nChart 7</think>\n" + TABLE
+    text += "| **Chart 1** | | |\n| a | 1 | 2 |\n| **Chart 2** | | |\n| a | 1 | 5 |\n"
+    parsed = parse_tables(text)
+    assert parsed.segmentation == "explicit"
+    assert [[r.y for r in chart] for chart in parsed.charts] == [["2"], ["5"]]
