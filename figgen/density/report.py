@@ -18,6 +18,7 @@ from figgen.density.analysis import (
 )
 from figgen.density.manifest import load_manifest
 from figgen.density.match import X_TOLERANCE
+from figgen.density.metrics import aggregate
 from figgen.density.plots import coverage_and_error, error_by_density, paired_plot
 from figgen.density.score import score_files
 from figgen.eval.plots import Plot
@@ -56,6 +57,7 @@ def build_metrics(
                     str(k): {**v, **result.usage_by_density.get(k, Usage()).to_dict()}
                     for k, v in table[model].items()
                 },
+                "overall": aggregate(result.compounds),
                 "unanswered": len(result.unanswered),
                 **result.usage.to_dict(),
             }
@@ -118,7 +120,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
                 e["rnss"],
             ]
             for m, v in models.items()
-            for k, e in v["by_density"].items()
+            for k, e in [*v["by_density"].items(), ("all", v["overall"])]
         ],
     )
     deltas = _table(
@@ -135,10 +137,11 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         ],
     )
     slopes = _table(
-        ["model", "n", "β", "std. error", "95% CI", "p", "R²"],
+        ["model", "metric", "n", "β", "std. error", "95% CI", "p", "R²"],
         [
             [
                 m,
+                metric.upper(),
                 s["n"],
                 s["beta"],
                 s.get("se"),
@@ -146,7 +149,8 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
                 _p(s.get("p")),
                 s.get("r2"),
             ]
-            for m, s in metrics["slopes"]["mae"].items()
+            for metric in ERROR_METRICS
+            for m, s in metrics["slopes"][metric].items()
         ],
     )
     paired = _table(
@@ -193,7 +197,8 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         f"charts, densities {settings['densities']}; numeric x matched within "
         f"{settings['x_tolerance']:g} of each chart's x range. Metrics follow appendix A.1 of "
         "the paper: MAE and RMSE are on a 0-100 scale (lower is better) over parseable "
-        "charts; ACR, point coverage, RMS F1 and RNSS average over aligned charts.",
+        "charts; ACR, point coverage, RMS F1 and RNSS average over aligned charts. The row "
+        "'all' pools every density, so each aligned chart weighs the same (A.1's aggregation).",
         "",
         "## Table S1: reconstruction by model and density",
         "",
@@ -207,7 +212,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "",
         paired,
         "",
-        "## Table 2: density slope of chart MAE (OLS, descriptive)",
+        "## Table 2: density slope of chart error (OLS, descriptive)",
         "",
         slopes,
         "",

@@ -120,6 +120,8 @@ def test_distortions_give_the_expected_rfv_car_and_mae(tmp_path: Path) -> None:
     # each call bills 1500 input and 400 output tokens at $1 and $2 per million
     assert k3["cost_usd"] == pytest.approx(2 * (1500 * 1.0 + 400 * 2.0) / 1e6)
     assert k1["input_tokens"] == 6 * 1500
+    overall = metrics["models"][MODEL]["overall"]  # 6 + 3 aligned charts, weighted alike
+    assert overall["mae"] == pytest.approx(6 * k1["mae"] / 9) and overall["rfv"] == 7 / 8
     assert k3["mae"] == 0 and k3["point_coverage"] == 1  # the renamed series falls back to order
     renamed = [c for c in metrics["charts"] if c["compound"] == "k3-0001"]
     assert renamed[0]["series_mapping"] == "row_order"
