@@ -128,18 +128,14 @@ def density_slopes(rows: Sequence[dict[str, Any]], metric: Metric) -> dict[str, 
     return out
 
 
-def _term_name(raw: str) -> str:
-    """``C(model, ...)[T.glm]:C(density, ...)[T.9]`` -> ``glm × 9``."""
+def _term_name(raw: str, models: dict[str, str]) -> str:
+    """``C(code, ...)[T.m2]:C(density, ...)[T.9]`` -> ``glm × 9`` (``models``: code -> name)."""
     if raw == "Intercept":
         return raw
-    parts = []
-    for piece in raw.split(":"):
-        level = re.search(r"\[T\.([^\]]+)\]$", piece)
-        name = level.group(1) if level else piece
-        parts.append(("density = " if piece.startswith("C(density") else "") + name)
-    if len(parts) == 2:
-        return f"{parts[0]} × {parts[1].removeprefix('density = ')}"
-    return parts[0]
+    levels = re.findall(r"\[T\.([^\]]+)\]", raw)
+    if len(levels) == 2:
+        return f"{models[levels[0]]} × {levels[1]}"
+    return models[levels[0]] if raw.startswith("C(code") else f"density = {levels[0]}"
 
 
 def mixed_effects(
@@ -165,13 +161,18 @@ def mixed_effects(
         return {"error": "needs parseable charts at two densities or more, from two charts"}
     if data["y"].nunique() < 2:
         return {"error": f"every chart {metric.upper()} is {data['y'].iloc[0]:g}; nothing varies"}
-    models = sorted(data["model"].unique())
-    reference = reference_model if reference_model in models else models[0]
+    names = sorted(data["model"].unique())
+    reference = reference_model if reference_model in names else names[0]
+    # model names become plain codes in the formula, so any name (quotes, colons) is safe
+    codes = {
+        name: f"m{i}" for i, name in enumerate([reference, *(n for n in names if n != reference)])
+    }
+    data["code"] = data["model"].map(codes)
     low = int(data["density"].min())
     density_term = f"C(density, Treatment({low}))"
     formula = (
-        f"y ~ C(model, Treatment({reference!r})) * {density_term}"
-        if len(models) > 1
+        f"y ~ C(code, Treatment('m0')) * {density_term}"
+        if len(names) > 1
         else f"y ~ {density_term}"
     )
     try:
@@ -183,7 +184,7 @@ def mixed_effects(
     ci = fit.conf_int(0.05)
     terms = [
         {
-            "term": _term_name(name),
+            "term": _term_name(name, {code: name for name, code in codes.items()}),
             "coef": _num(fit.params[name]),
             "se": _num(fit.bse[name]),
             "z": _num(fit.tvalues[name]),
@@ -195,7 +196,9 @@ def mixed_effects(
     ]
     return {
         "metric": metric,
-        "formula": formula + " + (1 | chart)",
+        "formula": f"{metric} ~ model * density + (1 | chart)"
+        if len(names) > 1
+        else f"{metric} ~ density + (1 | chart)",
         "reference_model": reference,
         "reference_density": low,
         "n": int(len(data)),

@@ -59,9 +59,20 @@ def group_sources(ids: Sequence[str], k: int, seed: int) -> list[list[str]]:
             f"--k {k} needs at least {k} source charts, but the source has {len(ids)}; "
             "lower --k or add charts"
         )
-    order = np.random.default_rng([seed, k]).permutation(len(ids))
-    shuffled = [sorted(ids)[i] for i in order]
+    ordered = sorted(ids)
+    shuffled = [ordered[i] for i in np.random.default_rng([seed, k]).permutation(len(ids))]
     return [shuffled[i : i + k] for i in range(0, len(shuffled) - k + 1, k)]
+
+
+def _on_white(img: Any) -> Any:
+    """RGB, with transparent pixels shown on white as a viewer would (not black)."""
+    from PIL import Image
+
+    if img.mode in ("RGBA", "LA") or (img.mode == "P" and "transparency" in img.info):
+        rgba = img.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("RGB")
+    return img.convert("RGB")
 
 
 def resize_to_width(png: bytes, width: int) -> bytes:
@@ -70,7 +81,7 @@ def resize_to_width(png: bytes, width: int) -> bytes:
 
     with Image.open(io.BytesIO(png)) as img:
         height = max(1, round(img.height * width / img.width))
-        rgb = img.convert("RGB")
+        rgb = _on_white(img)
         resized = (
             rgb
             if rgb.size == (width, height)

@@ -12,6 +12,10 @@ from figgen.eval.plots import Plot, _figure, _save
 _NAMES = {"mae": "MAE", "rmse": "RMSE"}
 
 
+def _charts(k: int) -> str:
+    return f"{k} chart" if k == 1 else f"{k} charts"
+
+
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
@@ -29,7 +33,7 @@ def error_by_density(table: dict[str, dict[int, dict[str, Any]]], out: Path) -> 
             if ks:
                 ax.plot(ks, ys, "o-", color=f"C{i}", label=model, ms=4)
                 sentences.append(
-                    f"{model} {_NAMES[metric]} {_fmt(ys[0])} at {ks[0]} charts, "
+                    f"{model} {_NAMES[metric]} {_fmt(ys[0])} at {_charts(ks[0])}, "
                     f"{_fmt(ys[-1])} at {ks[-1]}"
                 )
         ax.set_xlabel("charts in the image")
@@ -66,7 +70,7 @@ def coverage_and_error(table: dict[str, dict[int, dict[str, Any]]], out: Path) -
         for k, x, y in zip(ks, xs, ys, strict=True):
             ax.annotate(str(k), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
         sentences.append(
-            f"{model} from coverage {_fmt(xs[0])} and MAE {_fmt(ys[0])} at {ks[0]} charts to "
+            f"{model} from coverage {_fmt(xs[0])} and MAE {_fmt(ys[0])} at {_charts(ks[0])} to "
             f"{_fmt(xs[-1])} and {_fmt(ys[-1])} at {ks[-1]}"
         )
     ax.set_xlabel("point coverage")

@@ -224,7 +224,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             parts += [f"Not fitted: {fit['error']}.", ""]
             continue
         parts += [
-            f"`{fit['formula']}`, REML, {fit['n']} charts-observations of {fit['charts']} "
+            f"`{fit['formula']}`, REML, {fit['n']} chart observations of {fit['charts']} "
             f"source charts; references: model {fit['reference_model']}, density "
             f"{fit['reference_density']}; converged: {fit['converged']}.",
             "",

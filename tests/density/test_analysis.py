@@ -16,7 +16,7 @@ def planted_rows(seed: int = 0) -> list[dict]:
     rows = []
     for c in range(40):
         base = rng.normal(8, 2)
-        for model, slope in (("a", 0.2), ("b", 0.7)):
+        for model, slope in (("mock:a", 0.2), ("openai:b's", 0.7)):
             for d in DENSITIES:
                 y = base + slope * d + rng.normal(0, 0.3)
                 rows.append({"model": model, "density": d, "source": f"c{c}", "mae": y, "rmse": y})
@@ -26,7 +26,7 @@ def planted_rows(seed: int = 0) -> list[dict]:
 def test_slopes_match_numpy_least_squares() -> None:
     rows = planted_rows()
     slopes = density_slopes(rows, "mae")
-    for model in ("a", "b"):
+    for model in ("mock:a", "openai:b's"):
         x = np.array([r["density"] for r in rows if r["model"] == model], float)
         y = np.array([r["mae"] for r in rows if r["model"] == model])
         beta, alpha = np.polyfit(x, y, 1)
@@ -36,7 +36,7 @@ def test_slopes_match_numpy_least_squares() -> None:
         fit = slopes[model]
         assert fit["beta"] == pytest.approx(beta) and fit["se"] == pytest.approx(se)
         assert fit["r2"] == pytest.approx(r2) and fit["ci_low"] < beta < fit["ci_high"]
-    assert slopes["b"]["p"] < 1e-6
+    assert slopes["openai:b's"]["p"] < 1e-6
 
 
 def test_paired_deltas_use_the_same_source_at_both_densities() -> None:
@@ -54,8 +54,9 @@ def test_paired_deltas_use_the_same_source_at_both_densities() -> None:
 
 
 def test_mixed_model_recovers_planted_interactions() -> None:
-    fit = mixed_effects(planted_rows(), "rmse", reference_model="a")
-    terms = {t["term"]: t for t in fit["terms"]}
+    fit = mixed_effects(planted_rows(), "rmse", reference_model="mock:a")
+    # names with colons and quotes (PROVIDER:MODEL) must survive the formula
+    terms = {t["term"].replace("openai:b's", "b"): t for t in fit["terms"]}
     assert fit["converged"] and fit["reference_density"] == 1
     # model b's extra slope 0.5 per chart: its interaction at 9 charts is 0.5 * (9 - 1) = 4
     assert terms["b × 9"]["coef"] == pytest.approx(4.0, abs=0.3)

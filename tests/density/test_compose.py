@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from figgen.density.compose import build_density, grid_for, group_sources, paste_grid
+from figgen.density.compose import (
+    build_density,
+    grid_for,
+    group_sources,
+    paste_grid,
+    resize_to_width,
+)
 from figgen.density.manifest import load_manifest
 from figgen.errors import FiggenError
 
@@ -77,3 +83,10 @@ def test_a_rerun_keeps_images_and_other_settings_are_refused(tmp_path: Path) -> 
 def test_native_mode_needs_figgen_panels(tmp_path: Path) -> None:
     with pytest.raises(FiggenError, match="--mode native"):
         build_density(chart_folder(tmp_path / "c", 3), tmp_path / "o", densities=[1], mode="native")
+
+
+def test_resize_keeps_the_aspect_and_puts_transparency_on_white() -> None:
+    out = io.BytesIO()
+    Image.new("RGBA", (400, 300), (0, 0, 0, 0)).save(out, format="PNG")
+    with Image.open(io.BytesIO(resize_to_width(out.getvalue(), 800))) as img:
+        assert img.size == (800, 600) and img.getpixel((10, 10)) == (255, 255, 255)
