@@ -9,36 +9,18 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from figgen.errors import ConfigError
+from figgen.kinds import KINDS, default_mix
+from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
+
+S = TypeVar("S", bound=Section)
 
 
-def _ordered(pair: tuple[float, float]) -> tuple[float, float]:
-    if pair[0] > pair[1]:
-        raise ValueError(f"range must be [low, high] with low <= high, got {list(pair)}")
-    return pair
-
-
-def _probabilities(weights: dict[str, float]) -> dict[str, float]:
-    if any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
-        raise ValueError("weights must be >= 0 and not all zero")
-    return weights
-
-
-Range = Annotated[tuple[float, float], AfterValidator(_ordered)]
-IntRange = Annotated[tuple[int, int], AfterValidator(_ordered)]
-Probability = Annotated[float, Field(ge=0.0, le=1.0)]
-Weights = Annotated[dict[str, float], AfterValidator(_probabilities)]
-
-
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class PanelsConfig(_Section):
+class PanelsConfig(Section):
     """Panel count and arrangement.
 
     The count is ``round(normal(mean, std))`` clipped to ``count``; the anchor draws
@@ -55,7 +37,7 @@ class PanelsConfig(_Section):
     min_multi_panel_share: Probability = 0.30
 
 
-class ImageConfig(_Section):
+class ImageConfig(Section):
     dpi: IntRange = (200, 500)
     aspect: Range = (0.25, 1.5)
     panel_inches: Range = (3.0, 5.0)
@@ -63,7 +45,7 @@ class ImageConfig(_Section):
     max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
 
 
-class TextConfig(_Section):
+class TextConfig(Section):
     title_p: Probability = 0.5
     title_words: IntRange = (1, 5)
     title_formula_p: Probability = 0.1
@@ -76,7 +58,7 @@ class TextConfig(_Section):
     )
 
 
-class FontConfig(_Section):
+class FontConfig(Section):
     title: Range = (10, 20)
     label: Range = (6, 20)
     tick: Range = (4, 20)
@@ -101,7 +83,7 @@ class FontConfig(_Section):
     )
 
 
-class StyleConfig(_Section):
+class StyleConfig(Section):
     styles: list[str] = Field(
         default_factory=lambda: [
             "default",
@@ -127,44 +109,7 @@ class StyleConfig(_Section):
     offset_text_p: Probability = 0.1
 
 
-class LineConfig(_Section):
-    series: IntRange = (2, 3)
-    points: IntRange = (10, 11)
-    marker_p: Probability = 0.5
-    xerr_p: Probability = 0.25
-    yerr_p: Probability = 0.25
-    linewidth: Range = (0.8, 3.0)
-
-
-class HistogramConfig(_Section):
-    samples: IntRange = (10, 10000)
-    bins: IntRange = (1, 100)
-    horizontal_p: Probability = 0.25
-    yerr_p: Probability = 0.25
-
-
-class ScatterConfig(_Section):
-    points: IntRange = (10, 100)
-    gmm_points_cap: int = 200
-    clusters: IntRange = (1, 5)
-    marker_size: Range = (6, 60)
-    colorbar_p: Probability = 0.6
-    colorbar_location: Weights = Field(
-        default_factory=lambda: {"right": 0.55, "left": 0.15, "top": 0.15, "bottom": 0.15}
-    )
-    xerr_p: Probability = 0.1
-    yerr_p: Probability = 0.1
-
-
-class ContourConfig(_Section):
-    levels: IntRange = (3, 10)
-    grid: IntRange = (30, 60)
-    style: Weights = Field(default_factory=lambda: {"image": 1.0, "lines": 1.0, "both": 1.0})
-    clusters: IntRange = (1, 4)
-    colorbar_p: Probability = 0.7
-
-
-class DistributionConfig(_Section):
+class DistributionConfig(Section):
     weights: Weights = Field(default_factory=lambda: {"linear": 1.0, "gmm": 1.0, "random": 1.0})
     slope: Range = (-5.0, 5.0)
     intercept: Range = (-100.0, 100.0)
@@ -173,27 +118,49 @@ class DistributionConfig(_Section):
     x_span: Range = (1.0, 1000.0)
 
 
-class FigureConfig(_Section):
-    """All sampling ranges. Defaults reproduce the anchor paper's generator."""
+class _FigureConfig(Section):
+    """All sampling ranges. Defaults reproduce the anchor paper's generator.
 
-    kinds: Weights = Field(
-        default_factory=lambda: {"line": 1.0, "histogram": 1.0, "scatter": 1.0, "contour": 1.0}
-    )
+    Besides these sections, each plot kind's own section sits under the kind's name (``line``,
+    ``histogram``, ...): :func:`_with_kind_sections` adds them from the kind registry.
+    """
+
+    kinds: Annotated[Weights, one_of("plot kind", KINDS)] = Field(default_factory=default_mix)
     panels: PanelsConfig = Field(default_factory=PanelsConfig)
     image: ImageConfig = Field(default_factory=ImageConfig)
     text: TextConfig = Field(default_factory=TextConfig)
     fonts: FontConfig = Field(default_factory=FontConfig)
     style: StyleConfig = Field(default_factory=StyleConfig)
-    line: LineConfig = Field(default_factory=LineConfig)
-    histogram: HistogramConfig = Field(default_factory=HistogramConfig)
-    scatter: ScatterConfig = Field(default_factory=ScatterConfig)
-    contour: ContourConfig = Field(default_factory=ContourConfig)
     distributions: DistributionConfig = Field(default_factory=DistributionConfig)
     repair_attempts: int = Field(6, ge=0, le=50)
     resample_attempts: int = Field(5, ge=0, le=50)
 
+    def section(self, kind: str, model: type[S]) -> S:
+        """The config section of plot kind ``kind``, typed as the kind's own model."""
+        value = getattr(self, kind)
+        if not isinstance(value, model):
+            raise TypeError(f"the {kind!r} config section is {type(value).__name__}")
+        return value
+
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+
+def _with_kind_sections() -> type[_FigureConfig]:
+    sections: dict[str, Any] = {
+        name: (kind.config, Field(default_factory=kind.config)) for name, kind in KINDS.items()
+    }
+    model = create_model(  # type: ignore[call-overload]
+        "FigureConfig", __base__=_FigureConfig, __module__=__name__, **sections
+    )
+    model.__doc__ = _FigureConfig.__doc__
+    return model  # type: ignore[no-any-return]
+
+
+if TYPE_CHECKING:
+    FigureConfig = _FigureConfig
+else:
+    FigureConfig = _with_kind_sections()
 
 
 def config_from_dict(values: dict[str, Any], *, source: str = "config") -> FigureConfig:

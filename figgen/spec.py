@@ -11,7 +11,7 @@ import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-Kind = Literal["line", "histogram", "scatter", "contour"]
+Kind = Literal["line", "histogram", "scatter", "contour", "bar"]
 Distribution = Literal["linear", "gmm", "random"]
 Arrangement = Literal["horizontal", "vertical", "grid"]
 Scale = Literal["linear", "log"]

@@ -1,19 +1,34 @@
-"""The plot-kind registry: each kind samples its data, draws itself and names its marks."""
+"""The plot-kind registry: each kind samples its data, draws itself, names its marks and asks
+its own questions.
+
+A kind is one module: generation (``sample``, ``draw``) and questions (``noun``, ``families``,
+``panel_questions``, ``describe`` and the small facts the shared families need). The shared
+families (plot type, titles, axis scales, ticks, cross-panel comparisons) live in
+:mod:`figgen.vqa` and call these hooks, so nothing outside the kind's module names the kind.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colorbar import Colorbar
 
-from figgen.config import FigureConfig
 from figgen.sample.text import Vocabulary
+from figgen.sections import Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
+    from figgen.vqa.context import FigureContext
+    from figgen.vqa.families import Family
+    from figgen.vqa.item import Level
+
+Axis = Literal["x", "y"]
 
 
 @dataclass
@@ -50,6 +65,16 @@ class Sampled:
 
 class PlotKind(Protocol):
     name: str
+    noun: str
+    """How questions name a panel of this kind ("bar chart"); plural adds an "s"."""
+    default_weight: float
+    """Weight in the default kind mix; 0 makes the kind opt-in through ``kinds`` in the config."""
+    families: tuple[Family, ...]
+    """The families this kind's hooks ask (the ``kinds`` column of the family table)."""
+
+    @property
+    def config(self) -> type[Section]:
+        """The kind's config section, read and validated under the kind's name."""
 
     def sample(
         self,
@@ -65,13 +90,51 @@ class PlotKind(Protocol):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         """Plot the panel's data on ``ax`` and return probes that box the marks."""
 
+    def category_axis(self, panel: PanelSpec) -> Axis | None:
+        """The axis whose ticks name categories (fixed by the kind, never thinned), if any."""
+
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        """Ask this kind's own panel-scope questions of ``level`` about a stored panel."""
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        """This kind's sentences of a panel description at ``level``."""
+
+
+class KindHooks:
+    """Defaults for the question-side hooks: a kind overrides what it has to say."""
+
+    families: tuple[Family, ...] = ()
+    default_weight: float = 1.0
+
+    def category_axis(self, panel: PanelSpec) -> Axis | None:
+        return None
+
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        return None
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        return []
+
 
 KINDS: dict[str, PlotKind] = {}
 
 
 def register(kind: PlotKind) -> PlotKind:
+    if kind.name in KINDS:
+        raise ValueError(f"plot kind {kind.name!r} is registered twice")
     KINDS[kind.name] = kind
     return kind
+
+
+def default_mix() -> dict[str, float]:
+    """The default kind weights: every registered kind, opt-in kinds at weight 0."""
+    return {name: kind.default_weight for name, kind in KINDS.items()}
+
+
+def noun(kind: str) -> str:
+    """The noun of a registered kind; an unknown kind is named by its own name."""
+    registered = KINDS.get(kind)
+    return registered.noun if registered is not None else kind
 
 
 def random_color(rng: np.random.Generator, *, dark: bool) -> str:

@@ -6,21 +6,38 @@ line levels; filled bands run between ``[min z] + levels + [max z]``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from pydantic import Field
 
-from figgen.config import FigureConfig
-from figgen.kinds.base import COLORMAPS, Drawn, Mark, Sampled, random_color, register
+from figgen.kinds.base import COLORMAPS, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import path_extent_marks
+from figgen.kinds.scatter import ScatterConfig
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
+from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
-class ContourKind:
+
+class ContourConfig(Section):
+    levels: IntRange = (3, 10)
+    grid: IntRange = (30, 60)
+    style: Weights = Field(default_factory=lambda: {"image": 1.0, "lines": 1.0, "both": 1.0})
+    clusters: IntRange = (1, 4)
+    colorbar_p: Probability = 0.7
+
+
+class ContourKind(KindHooks):
     name = "contour"
+    config = ContourConfig
+    noun = "contour plot"
 
     def sample(
         self,
@@ -31,7 +48,7 @@ class ContourKind:
         dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
-        cc, dc = cfg.contour, cfg.distributions
+        cc, dc = cfg.section(self.name, ContourConfig), cfg.distributions
         nx, ny = integer(rng, cc.grid), integer(rng, cc.grid)
         xspan, yspan = uniform(rng, dc.x_span), uniform(rng, dc.x_span)
         x0, y0 = uniform(rng, (-xspan, xspan)), uniform(rng, (-yspan, yspan))
@@ -75,7 +92,8 @@ class ContourKind:
         colormap = str(rng.choice(COLORMAPS)) if rng.random() < cfg.style.colormap_p else None
         contour_style = choose(rng, cc.style)
         colorbar = (
-            choose(rng, cfg.scatter.colorbar_location)
+            # placed by the scatter section's weights, as before kinds owned their sections
+            choose(rng, cfg.section("scatter", ScatterConfig).colorbar_location)
             if (colormap or contour_style != "lines") and rng.random() < cc.colorbar_p
             else None
         )

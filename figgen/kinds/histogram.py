@@ -6,23 +6,35 @@ are drawn from the stored edges and counts, so what is drawn is exactly what is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 
-from figgen.config import FigureConfig
-from figgen.kinds.base import Drawn, Mark, Sampled, random_color, register
+from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
+from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
 
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
-class HistogramKind:
+
+class HistogramConfig(Section):
+    samples: IntRange = (10, 10000)
+    bins: IntRange = (1, 100)
+    horizontal_p: Probability = 0.25
+    yerr_p: Probability = 0.25
+
+
+class HistogramKind(KindHooks):
     name = "histogram"
+    config = HistogramConfig
+    noun = "histogram"
 
     def sample(
         self,
@@ -33,7 +45,7 @@ class HistogramKind:
         dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
-        hc = cfg.histogram
+        hc = cfg.section(self.name, HistogramConfig)
         n = int(round(np.exp(rng.uniform(np.log(hc.samples[0]), np.log(hc.samples[1])))))
         bins = integer(rng, hc.bins)
         samples, params = dist.samples_1d(rng, cfg.distributions, distribution, n, log=False)

@@ -6,24 +6,48 @@ parameters of that series (see ``figgen.sample.distributions.relation``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 
-from figgen.config import FigureConfig
-from figgen.kinds.base import LEGEND_LOCATIONS, Drawn, Mark, Sampled, random_color, register
+from figgen.kinds.base import (
+    LEGEND_LOCATIONS,
+    Drawn,
+    KindHooks,
+    Mark,
+    Sampled,
+    random_color,
+    register,
+)
 from figgen.kinds.marks import centres, errorbar_marks, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
+from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
 MARKERS = ("o", "s", "^", "v", "D", "*", "p", "h", "<", ">", "x", "+", "d")
 LINESTYLES = ("-", "-", "-", "--", "-.", ":")
 
 
-class LineKind:
+class LineConfig(Section):
+    series: IntRange = (2, 3)
+    points: IntRange = (10, 11)
+    marker_p: Probability = 0.5
+    xerr_p: Probability = 0.25
+    yerr_p: Probability = 0.25
+    linewidth: Range = (0.8, 3.0)
+
+
+class LineKind(KindHooks):
     name = "line"
+    config = LineConfig
+    noun = "line plot"
 
     def sample(
         self,
@@ -34,7 +58,7 @@ class LineKind:
         dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
-        lc = cfg.line
+        lc = cfg.section(self.name, LineConfig)
         xlog = bool(rng.random() < cfg.style.log_x_p)
         ylog = bool(rng.random() < cfg.style.log_y_p)
         n_series, n_points = integer(rng, lc.series), integer(rng, lc.points)

@@ -5,24 +5,45 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from pydantic import Field
 
-from figgen.config import FigureConfig
-from figgen.kinds.base import COLORMAPS, Drawn, Mark, Sampled, random_color, register
+from figgen.kinds.base import COLORMAPS, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import errorbar_marks, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
+from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
 
 
-class ScatterKind:
+class ScatterConfig(Section):
+    points: IntRange = (10, 100)
+    gmm_points_cap: int = 200
+    clusters: IntRange = (1, 5)
+    marker_size: Range = (6, 60)
+    colorbar_p: Probability = 0.6
+    colorbar_location: Weights = Field(
+        default_factory=lambda: {"right": 0.55, "left": 0.15, "top": 0.15, "bottom": 0.15}
+    )
+    xerr_p: Probability = 0.1
+    yerr_p: Probability = 0.1
+
+
+class ScatterKind(KindHooks):
     name = "scatter"
+    config = ScatterConfig
+    noun = "scatter plot"
 
     def sample(
         self,
@@ -33,7 +54,7 @@ class ScatterKind:
         dark: bool,
         vocab: Vocabulary,
     ) -> Sampled:
-        sc = cfg.scatter
+        sc = cfg.section(self.name, ScatterConfig)
         xlog = bool(rng.random() < cfg.style.log_x_p)
         ylog = bool(rng.random() < cfg.style.log_y_p)
         if distribution == "gmm":

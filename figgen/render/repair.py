@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from figgen.config import FigureConfig
+from figgen.kinds import KINDS
 from figgen.record import Element
 from figgen.render.boxes import area, inside, overlaps
 from figgen.render.elements import Measured
 from figgen.sample.layout import snap_inches
-from figgen.spec import FigureSpec
+from figgen.spec import FigureSpec, PanelSpec
 
 TEXT_BOX_KINDS = frozenset(
     {
@@ -174,6 +175,8 @@ def _fewer_ticks(spec: FigureSpec, tick: Element, elements: list[Element]) -> di
         vertical = tick.kind == "ytick_label"
         key = f"{tick.kind[0]}_nbins"
         panel = spec.panels[tick.panel]
+        if KINDS[panel.kind].category_axis(panel) == tick.kind[0]:
+            return _turn_category_labels(panel, tick)
         minor_key = f"{tick.kind[0]}_minor_labels"
         is_log = (panel.yscale if vertical else panel.xscale) == "log"
         if is_log and panel.style.get(minor_key, True):
@@ -189,6 +192,15 @@ def _fewer_ticks(spec: FigureSpec, tick: Element, elements: list[Element]) -> di
         return None
     style[key] = target
     return {"action": "fewer_ticks", "panel": tick.panel, "target": key, "nbins": target}
+
+
+def _turn_category_labels(panel: PanelSpec, tick: Element) -> dict[str, Any] | None:
+    """Category labels are never thinned: crowded x labels turn upright; otherwise None."""
+    key = "x_tick_rotation"
+    if tick.kind != "xtick_label" or panel.style.get(key):
+        return None
+    panel.style[key] = 90
+    return {"action": "turn_labels", "panel": tick.panel, "target": key}
 
 
 def _grow_canvas(spec: FigureSpec, cfg: FigureConfig) -> dict[str, Any] | None:

@@ -6,12 +6,14 @@ parameters are what Level 3 ground truth is derived from.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from figgen.config import DistributionConfig
 from figgen.sample.rng import integer, uniform
+
+if TYPE_CHECKING:
+    from figgen.config import DistributionConfig
 
 
 def x_grid(rng: np.random.Generator, cfg: DistributionConfig, n: int, *, log: bool) -> np.ndarray:

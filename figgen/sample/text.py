@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from figgen.config import TextConfig
 from figgen.sample.rng import choose, integer
+
+if TYPE_CHECKING:
+    from figgen.config import TextConfig
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,30 @@
-"""Level 1-3 question/answer items and reference descriptions derived from figure records."""
+"""Level 1-3 question/answer items and reference descriptions derived from figure records.
 
-from figgen.vqa.builder import questions_for_record
-from figgen.vqa.describe import describe_record
-from figgen.vqa.files import qa_counts, write_qa
-from figgen.vqa.item import QAItem
-from figgen.vqa.location import panel_location, parse_location
+The names below load on first use, so a plot kind can import :mod:`figgen.vqa.families` (to
+declare its question families) without pulling in the question builders, which import the kinds.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from figgen.vqa.builder import questions_for_record
+    from figgen.vqa.describe import describe_record
+    from figgen.vqa.files import qa_counts, write_qa
+    from figgen.vqa.item import QAItem
+    from figgen.vqa.location import panel_location, parse_location
+
+_HOME = {
+    "QAItem": "figgen.vqa.item",
+    "describe_record": "figgen.vqa.describe",
+    "panel_location": "figgen.vqa.location",
+    "parse_location": "figgen.vqa.location",
+    "qa_counts": "figgen.vqa.files",
+    "questions_for_record": "figgen.vqa.builder",
+    "write_qa": "figgen.vqa.files",
+}
 
 __all__ = [
     "QAItem",
@@ -15,3 +35,9 @@ __all__ = [
     "questions_for_record",
     "write_qa",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'figgen.vqa' has no attribute {name!r}")
+    return getattr(import_module(_HOME[name]), name)

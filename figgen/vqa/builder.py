@@ -13,13 +13,16 @@ from figgen.vqa.trend_questions import trend_questions
 from figgen.vqa.value_questions import value_questions
 
 
-def questions_for_record(record: dict[str, Any]) -> list[QAItem]:
+def questions_for_record(
+    record: dict[str, Any], *, kinds: tuple[str, ...] | None = None
+) -> list[QAItem]:
     """Every item for one record, in a fixed order: figure, each panel (reading order), cross.
 
     Pure function of the record: the same record always gives the same items, qids and choice
-    orders.
+    orders. ``kinds`` are the plot kinds the build could draw (default: the default mix); they
+    are the choices of the plot-type questions.
     """
-    ctx = FigureContext(record)
+    ctx = FigureContext(record) if kinds is None else FigureContext(record, kinds)
     figure_questions(ctx)
     for panel in ctx.panels:
         panel_questions(ctx, panel)

@@ -8,19 +8,20 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from figgen.kinds import KINDS as REGISTRY
+from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
+from figgen.vqa.families import Family
 from figgen.vqa.item import AnswerType, Level, Metric, QAItem, Scope
 from figgen.vqa.location import panel_location
 
 log = logging.getLogger(__name__)
 
-KIND_NOUN = {
-    "line": "line plot",
-    "histogram": "histogram",
-    "scatter": "scatter plot",
-    "contour": "contour plot",
-}
-KINDS = ("line", "histogram", "scatter", "contour")
+
+def offered_kinds(weights: dict[str, float] | None = None) -> tuple[str, ...]:
+    """The kinds a build can draw (weight > 0), in registry order: the plot-type choices."""
+    weights = default_mix() if weights is None else weights
+    return tuple(name for name in REGISTRY if weights.get(name, 0.0) > 0)
 
 
 @dataclass
@@ -28,6 +29,8 @@ class FigureContext:
     """One record, its panel locations, an element index, and the items made so far."""
 
     record: dict[str, Any]
+    kinds: tuple[str, ...] = field(default_factory=offered_kinds)
+    """The plot kinds the build could draw: what plot-type questions offer as choices."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     _elements: dict[tuple[int | None, str], list[dict[str, Any]]] = field(
@@ -35,6 +38,9 @@ class FigureContext:
     )
 
     def __post_init__(self) -> None:
+        drawn = {p["kind"] for p in self.record["panels"]}
+        if not drawn <= set(self.kinds):  # a record from a build with other weights
+            self.kinds = tuple(k for k in REGISTRY if k in self.kinds or k in drawn)
         for element in self.record.get("elements", []):
             self._elements[(element.get("panel"), element["kind"])].append(element)
 
@@ -75,6 +81,32 @@ class FigureContext:
                 if series is None or element.get("series") == series:
                     ids.append(int(element["id"]))
         return ids
+
+    def ask(
+        self,
+        family: Family,
+        panel: dict[str, Any] | None,
+        question: str,
+        answer: Any,
+        *,
+        choices: list[str] | None = None,
+        evidence: list[int] | None = None,
+        answer_key: str | None = None,
+    ) -> None:
+        """Append one item of a declared family (see :meth:`add`)."""
+        self.add(
+            level=family.level,
+            scope=family.scope,
+            family=family.name,
+            panel=panel,
+            question=question,
+            answer=answer,
+            answer_type=family.answer_type,
+            metric=family.metric,
+            answer_key=answer_key,
+            choices=choices,
+            evidence=evidence,
+        )
 
     def add(
         self,

@@ -14,8 +14,9 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from figgen.kinds import noun
 from figgen.vqa import trends
-from figgen.vqa.context import KIND_NOUN, KINDS, FigureContext
+from figgen.vqa.context import FigureContext
 
 MEAN_GAP = 0.1
 R2_GAP = 0.3
@@ -27,14 +28,14 @@ def cross_questions(ctx: FigureContext) -> None:
     panels = ctx.panels
     if len(panels) < 2:
         return
-    for kind in KINDS:
+    for kind in ctx.kinds:
         matching = [p for p in panels if p["kind"] == kind]
         ctx.add(
             level=1,
             scope="cross-panel",
             family="count_kind",
             panel=None,
-            question=f"how many panels of this figure are {KIND_NOUN[kind]}s?",
+            question=f"how many panels of this figure are {noun(kind)}s?",
             answer=len(matching),
             answer_type="integer",
             metric="exact",
@@ -79,8 +80,7 @@ def _largest_mean(ctx: FigureContext, panels: list[dict[str, Any]], kind: str) -
         scope="cross-panel",
         family="largest_mean",
         panel=None,
-        question=f"considering the {KIND_NOUN[kind]}s only, which panel has the largest "
-        f"mean of {what}?",
+        question=f"considering the {noun(kind)}s only, which panel has the largest mean of {what}?",
         answer=ctx.location(panels[best]),
         answer_type="choice",
         metric="exact",

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from figgen.kinds import KINDS, noun
 from figgen.vqa import contour_trends, trends
-from figgen.vqa.context import KIND_NOUN, KINDS, FigureContext
+from figgen.vqa.context import FigureContext
 from figgen.vqa.series import series_colors, series_names
 from figgen.vqa.value_questions import contour_mean_y
 
@@ -55,7 +56,7 @@ def _cap(text: str) -> str:
 def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> str:
     data, kind = panel["data"], panel["kind"]
     out = [
-        f"{_cap(ctx.location(panel))} is a {KIND_NOUN[kind]}"
+        f"{_cap(ctx.location(panel))} is a {noun(kind)}"
         + (f' titled "{panel["title"]}".' if panel.get("title") else " with no title.")
     ]
     for axis in ("x", "y"):
@@ -87,6 +88,7 @@ def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> str:
             "both": "a filled colour image with contour lines",
         }.get(style, "contours")
         out.append(f"It is drawn as {how} with {_count(len(data.get('levels', [])), 'level')}.")
+    out += KINDS[kind].describe(ctx, panel, 1)
     cmap = panel.get("style", {}).get("colormap")
     if cmap and (kind == "contour" or (kind == "scatter" and data.get("c") is not None)):
         out.append(f"Colours follow the {cmap} colormap.")
@@ -95,6 +97,9 @@ def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> str:
 
 def _panel_level2(ctx: FigureContext, panel: dict[str, Any]) -> str:
     data, kind = panel["data"], panel["kind"]
+    own = KINDS[kind].describe(ctx, panel, 2)
+    if own:
+        return " ".join(own)
     if kind == "line":
         out = []
         for series, name in zip(data["series"], series_names(panel), strict=True):
@@ -176,7 +181,7 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
     clusters = trends.n_clusters(panel, ctx.panel_aspect(panel)) if kind == "scatter" else None
     if clusters is not None:
         out.append(f"The points form {_count(clusters, 'separate cluster')}.")
-    return out
+    return out + KINDS[kind].describe(ctx, panel, 3)
 
 
 def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -198,9 +203,9 @@ def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
         )
 
     kinds = Counter(p["kind"] for p in panels)
-    inventory = _join([_count(kinds[k], KIND_NOUN[k]) for k in KINDS if kinds[k]])
+    inventory = _join([_count(kinds[k], noun(k)) for k in KINDS if kinds[k]])
     if len(panels) == 1:
-        summary = f"A figure with a single panel, a {KIND_NOUN[panels[0]['kind']]}."
+        summary = f"A figure with a single panel, a {noun(panels[0]['kind'])}."
     else:
         summary = (
             f"A figure with {len(panels)} panels in {_count(ctx.rows, 'row')} and "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from figgen.vqa.context import KINDS, FigureContext
+from figgen.vqa.context import FigureContext
 
 
 def figure_questions(ctx: FigureContext) -> None:
@@ -34,7 +34,7 @@ def figure_questions(ctx: FigureContext) -> None:
         metric="exact",
         evidence=panel_ids,
     )
-    kinds = [kind for kind in KINDS if any(p["kind"] == kind for p in panels)]
+    kinds = [kind for kind in ctx.kinds if any(p["kind"] == kind for p in panels)]
     ctx.add(
         level=1,
         scope="figure",
@@ -44,7 +44,7 @@ def figure_questions(ctx: FigureContext) -> None:
         answer=kinds,
         answer_type="choice_list",
         metric="exact_set",
-        choices=list(KINDS),
+        choices=list(ctx.kinds),
         evidence=panel_ids,
     )
     for family, field, words in (

@@ -12,6 +12,7 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.store import atomic_text, atomic_write_text
 from figgen.vqa.builder import questions_for_record
+from figgen.vqa.context import offered_kinds
 from figgen.vqa.describe import describe_record
 from figgen.vqa.item import QAItem
 
@@ -79,6 +80,16 @@ def _load(path: Path) -> dict[str, Any]:
     return record
 
 
+def _build_kinds(directory: Path) -> tuple[str, ...] | None:
+    """The kinds the build's config could draw (from its manifest), or None for the default."""
+    try:
+        manifest = json.loads((directory / MANIFEST_FILE).read_text(encoding="utf-8"))
+        weights = manifest["config"]["kinds"]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        return None
+    return offered_kinds(weights) if isinstance(weights, dict) else None
+
+
 def update_manifest(directory: Path, counts: dict[str, Any]) -> None:
     """Set the manifest's ``qa`` entry (read, modify, replace atomically), creating the file if
     needed."""
@@ -107,9 +118,10 @@ def write_qa(directory: str | Path) -> dict[str, Any]:
         atomic_text(root / QA_FILE) as qa_out,
         atomic_text(root / DESCRIPTIONS_FILE) as descriptions_out,
     ):
+        kinds = _build_kinds(root)
         for path in paths:
             record = _load(path)
-            for item in questions_for_record(record):
+            for item in questions_for_record(record, kinds=kinds):
                 counter.add(item)
                 qa_out.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
             for row in describe_record(record):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from figgen.kinds import KINDS
 from figgen.vqa.colormaps import colormap_choices
 from figgen.vqa.colors import COLOR_NAMES
-from figgen.vqa.context import KINDS, FigureContext
+from figgen.vqa.context import FigureContext
 from figgen.vqa.measures import tick_values
 from figgen.vqa.series import series_colors
 
@@ -29,7 +30,7 @@ def panel_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
         answer=kind,
         answer_type="choice",
         metric="exact",
-        choices=list(KINDS),
+        choices=list(ctx.kinds),
         evidence=ctx.element_ids(index, "panel"),
     )
     for field, words in (
@@ -95,6 +96,7 @@ def panel_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
                 choices=list(CONTOUR_STYLES),
                 evidence=ctx.element_ids(index, "contour_level", "contour_band"),
             )
+    KINDS[kind].panel_questions(ctx, panel, 1)
     _error_bar_question(ctx, panel, loc)
     _colormap_question(ctx, panel, loc)
     for axis in ("x", "y"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from figgen.kinds import KINDS
 from figgen.vqa import contour_trends, trends
 from figgen.vqa.context import FigureContext
 from figgen.vqa.series import series_names
@@ -18,6 +19,7 @@ def trend_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
     """Add the panel-scope Level 3 items that the drawn data make unambiguous."""
     index, kind, loc = panel["index"], panel["kind"], ctx.location(panel)
     xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
+    KINDS[kind].panel_questions(ctx, panel, 3)
     if kind in ("line", "scatter"):
         names: list[str | None] = (
             [f"the data points of {n}" if n else None for n in series_names(panel)]

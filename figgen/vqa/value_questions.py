@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from figgen.kinds import KINDS
 from figgen.vqa.context import FigureContext, number_text, sig
 from figgen.vqa.series import series_names
 
@@ -85,6 +86,7 @@ def value_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
     """Add the panel-scope Level 2 items for ``panel``."""
     index, kind, data = panel["index"], panel["kind"], panel["data"]
     loc = ctx.location(panel)
+    KINDS[kind].panel_questions(ctx, panel, 2)
     if kind == "line":
         names = series_names(panel)
         for s, (series, name) in enumerate(zip(data["series"], names, strict=True)):

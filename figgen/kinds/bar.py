@@ -1,0 +1,425 @@
+"""Categorical bar charts: one, grouped or stacked series of bars over named categories.
+
+``data`` holds ``categories`` (the tick labels, in axis order), ``series`` (``label``, ``color``,
+``values``: one value per category), ``mode`` (``single`` | ``grouped`` | ``stacked``) and
+``orientation``; :func:`bar_table` turns it into the ground-truth ``(series, category, value)``
+table. Every bar (a stacked segment too) is one ``bar`` element with ``series``, ``item`` (the
+category index) and ``value`` ``[category position, value]``. Opt-in: the default kind mix gives
+``bar`` weight 0.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
+from pydantic import Field
+
+from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.marks import centres
+from figgen.sample.rng import choose, integer, sig, uniform
+from figgen.sample.text import Vocabulary
+from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
+from figgen.spec import FigureStyle, PanelSpec
+from figgen.vqa.families import Family, declare
+
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
+    from figgen.vqa.context import FigureContext
+    from figgen.vqa.item import Level
+
+Mode = Literal["single", "grouped", "stacked"]
+MODES: tuple[str, ...] = get_args(Mode)
+
+N_CATEGORIES = declare("n_categories", 1, "panel", "integer", "exact", is_count=True)
+N_SERIES = declare("n_bar_series", 1, "panel", "integer", "exact", is_count=True)
+BAR_MODE = declare("bar_mode", 1, "panel", "choice", "exact")
+CATEGORIES = declare("categories", 1, "panel", "string_list", "cer_list")
+BAR_VALUE = declare("bar_value", 2, "panel", "number", "ssmape")
+MAX_CATEGORY = declare("max_category", 2, "panel", "choice", "exact")
+LARGEST_SERIES = declare("largest_series", 3, "panel", "choice", "exact")
+
+MULTI_MODES: list[str] = ["grouped", "stacked"]
+CLEAR_LEAD = 0.1
+"""A category or series "has the largest" value only when it leads the runner-up by this share."""
+MAX_WORD = 10
+"""Category and series names are vocabulary words of at most this many letters."""
+
+
+@dataclass
+class BarSeries:
+    label: str | None
+    color: str
+    values: list[float]
+
+
+@dataclass
+class BarData:
+    """The typed view of a bar panel's ``data``; ``to_dict`` is exactly what the record stores."""
+
+    categories: list[str]
+    series: list[BarSeries]
+    mode: Mode
+    orientation: Literal["vertical", "horizontal"]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BarData:
+        return cls(
+            categories=list(data["categories"]),
+            series=[BarSeries(**s) for s in data["series"]],
+            mode=data["mode"],
+            orientation=data["orientation"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def bottoms(self) -> np.ndarray:
+        """Where each series' bars start (series x category): stacked on the ones before."""
+        values = np.array([s.values for s in self.series], dtype=float)
+        if self.mode != "stacked":
+            return np.zeros_like(values)
+        return np.vstack([np.zeros(values.shape[1]), np.cumsum(values, axis=0)[:-1]])
+
+    def totals(self) -> np.ndarray:
+        """The sum over series of each category (a stack's height)."""
+        return np.array([s.values for s in self.series], dtype=float).sum(axis=0)
+
+
+def bar_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
+    """The ground-truth table ``(series, category, value)`` of a bar panel, series by series.
+
+    A single unnamed series is named ``""``.
+    """
+    bars = BarData.from_dict(data)
+    return [
+        (s.label or "", category, float(value))
+        for s in bars.series
+        for category, value in zip(bars.categories, s.values, strict=True)
+    ]
+
+
+def _words(rng: np.random.Generator, vocab: Vocabulary, n: int) -> list[str]:
+    pool = sorted({w for w in vocab.words if w.isalpha() and len(w) <= MAX_WORD})
+    picked = rng.choice(len(pool), size=n, replace=False)
+    return [pool[int(i)] for i in picked]
+
+
+def _distinct_colors(rng: np.random.Generator, n: int, *, dark: bool) -> list[str]:
+    """``n`` saturated colours with evenly spaced hues, so series are told apart at a glance."""
+    hue = rng.random()
+    out = []
+    for i in range(n):
+        r, g, b = colorsys.hsv_to_rgb(
+            (hue + i / n) % 1.0,
+            rng.uniform(0.55, 0.95),
+            rng.uniform(0.7, 1.0) if dark else rng.uniform(0.45, 0.8),
+        )
+        out.append(f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}")
+    return out
+
+
+def _values(rng: np.random.Generator, distribution: str, n: int, top: float) -> tuple[Any, dict]:
+    """Positive bar values shaped by the panel's distribution, and how they were made."""
+    t = np.linspace(0.0, 1.0, n)
+    if distribution == "linear":
+        slope, intercept = uniform(rng, (-0.8, 0.8)), uniform(rng, (0.2, 1.0))
+        shape = np.clip(intercept + slope * t, 0.05, None)
+        params: dict[str, Any] = {"slope": slope, "intercept": intercept}
+    elif distribution == "gmm":
+        mean, width = uniform(rng, (0.0, 1.0)), uniform(rng, (0.15, 0.6))
+        shape = 0.1 + np.exp(-0.5 * ((t - mean) / width) ** 2)
+        params = {"means": [mean], "stds": [width]}
+    else:
+        shape = rng.uniform(0.1, 1.0, n)
+        params = {}
+    values = top * shape / shape.max() * rng.uniform(0.85, 1.0, n)
+    return sig(values, 3), {**params, "top": top}
+
+
+class BarConfig(Section):
+    """Categorical bar charts (opt-in: give ``bar`` a weight in ``kinds``)."""
+
+    categories: IntRange = (2, 8)
+    series: IntRange = Field((2, 3), description="series of a grouped or stacked chart")
+    mode: Annotated[Weights, one_of("bar mode", MODES)] = Field(
+        default_factory=lambda: {"single": 1.0, "grouped": 1.0, "stacked": 0.5}
+    )
+    horizontal_p: Probability = 0.25
+    top: Range = Field((1.0, 1000.0), description="the tallest bar's value, log-uniform")
+
+
+class BarKind(KindHooks):
+    name = "bar"
+    config = BarConfig
+    noun = "bar chart"
+    default_weight = 0.0
+    families: tuple[Family, ...] = (
+        N_CATEGORIES,
+        N_SERIES,
+        BAR_MODE,
+        CATEGORIES,
+        BAR_VALUE,
+        MAX_CATEGORY,
+        LARGEST_SERIES,
+    )
+
+    def sample(
+        self,
+        rng: np.random.Generator,
+        cfg: FigureConfig,
+        distribution: str,
+        *,
+        dark: bool,
+        vocab: Vocabulary,
+    ) -> Sampled:
+        bc = cfg.section(self.name, BarConfig)
+        n_categories = integer(rng, bc.categories)
+        mode: Mode = choose(rng, bc.mode)  # type: ignore[assignment]
+        n_series = 1 if mode == "single" else integer(rng, bc.series)
+        categories = _words(rng, vocab, n_categories)
+        labels = _words(rng, vocab, n_series) if n_series > 1 else [None]
+        top = float(np.exp(rng.uniform(np.log(bc.top[0]), np.log(bc.top[1]))))
+        series, params = [], []
+        colors = _distinct_colors(rng, len(labels), dark=dark)
+        for label, color in zip(labels, colors, strict=True):
+            values, p = _values(rng, distribution, n_categories, top)
+            series.append(BarSeries(label, color, values))
+            params.append(p)
+        horizontal = bool(rng.random() < bc.horizontal_p)
+        data = BarData(categories, series, mode, "horizontal" if horizontal else "vertical")
+        style = {
+            "width": round(uniform(rng, (0.55, 0.85)), 2),
+            "edgecolor": random_color(rng, dark=dark) if rng.random() < 0.3 else None,
+            "edgewidth": round(uniform(rng, (0.3, 1.2)), 2),
+            "grid": bool(rng.random() < cfg.style.grid_p),
+        }
+        return Sampled(params={"series": params}, data=data.to_dict(), style=style)
+
+    def category_axis(self, panel: PanelSpec) -> Axis:
+        return "y" if panel.data["orientation"] == "horizontal" else "x"
+
+    def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
+        st, bars = panel.style, BarData.from_dict(panel.data)
+        horizontal = bars.orientation == "horizontal"
+        n_series, positions = len(bars.series), np.arange(len(bars.categories), dtype=float)
+        grouped = bars.mode == "grouped"
+        width = st["width"] / n_series if grouped else st["width"]
+        offsets = (
+            (np.arange(n_series) - (n_series - 1) / 2) * width if grouped else [0.0] * n_series
+        )
+        bottoms = bars.bottoms()
+        edge = (
+            {"edgecolor": st["edgecolor"], "linewidth": st["edgewidth"]}
+            if st["edgecolor"]
+            else {"linewidth": 0}
+        )
+        for s, series in enumerate(bars.series):
+            where = positions + offsets[s]
+            kw: dict[str, Any] = {"color": series.color, "label": series.label, **edge}
+            if horizontal:
+                ax.barh(where, series.values, height=width, left=bottoms[s], **kw)
+            else:
+                ax.bar(where, series.values, width=width, bottom=bottoms[s], **kw)
+        axis = ax.yaxis if horizontal else ax.xaxis
+        axis.set_ticks(positions, labels=bars.categories)
+        rotation = st.get(f"{self.category_axis(panel)}_tick_rotation")
+        if rotation:
+            ax.tick_params(axis=self.category_axis(panel), labelrotation=rotation)
+        if horizontal:
+            ax.invert_yaxis()  # the first category on top, where reading starts
+        if n_series > 1:  # outside the axes: a legend must not hide a bar
+            ax.legend(
+                loc="upper left",
+                bbox_to_anchor=(1.02, 1.0),
+                borderaxespad=0.0,
+                fontsize=style.sizes.legend,
+            )
+        ax.grid(st["grid"], axis="x" if horizontal else "y")
+        ax.set_axisbelow(True)  # grid lines must not cross the bars
+        dpi = ax.figure.dpi
+
+        def probe(renderer: RendererBase) -> list[Mark]:
+            pad = (st["edgewidth"] if st["edgecolor"] else 0.0) * dpi / 72 / 2
+            marks = []
+            for s, series in enumerate(bars.series):
+                low, high = positions + offsets[s] - width / 2, positions + offsets[s] + width / 2
+                start = bottoms[s]
+                end = start + np.asarray(series.values, dtype=float)
+                if horizontal:
+                    a, b = centres(ax, start, low), centres(ax, end, high)
+                else:
+                    a, b = centres(ax, low, start), centres(ax, high, end)
+                for i, value in enumerate(series.values):
+                    x0, x1 = sorted((a[i, 0], b[i, 0]))
+                    y0, y1 = sorted((a[i, 1], b[i, 1]))
+                    marks.append(
+                        Mark(
+                            "bar",
+                            (x0 - pad, y0 - pad, x1 + pad, y1 + pad),
+                            value=[float(positions[i] + offsets[s]), float(value)],
+                            series=s,
+                            item=i,
+                        )
+                    )
+            return marks
+
+        return Drawn(probes=[probe])
+
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        bars, loc = BarData.from_dict(panel["data"]), ctx.location(panel)
+        evidence = ctx.element_ids(panel["index"], "bar")
+        along = "y" if bars.orientation == "horizontal" else "x"
+        if level == 1:
+            ctx.ask(
+                N_CATEGORIES,
+                panel,
+                f"how many categories are there along the {along} axis of the bar chart in {loc}?",
+                len(bars.categories),
+                evidence=evidence,
+            )
+            ctx.ask(
+                CATEGORIES,
+                panel,
+                f"list the category names along the {along} axis of "
+                f"the bar chart in {loc}, in order.",
+                bars.categories,
+                evidence=ctx.element_ids(panel["index"], f"{along}tick_label"),
+            )
+            ctx.ask(
+                N_SERIES,
+                panel,
+                f"how many data series (bar colours) does the bar chart in {loc} show?",
+                len(bars.series),
+                evidence=evidence,
+            )
+            if bars.mode != "single":
+                ctx.ask(
+                    BAR_MODE,
+                    panel,
+                    f"are the series of the bar chart in {loc} drawn side "
+                    "by side (grouped) or on top of each other (stacked)?",
+                    bars.mode,
+                    choices=MULTI_MODES,
+                    evidence=evidence,
+                )
+        elif level == 2:
+            self._value_questions(ctx, panel, bars, loc)
+        elif level == 3 and len(bars.series) > 1:
+            totals = [float(np.sum(s.values)) for s in bars.series]
+            best = _clear_leader(totals)
+            if best is not None:
+                ctx.ask(
+                    LARGEST_SERIES,
+                    panel,
+                    f"in the bar chart in {loc}, which series has "
+                    "the largest total over all categories?",
+                    bars.series[best].label,
+                    choices=[s.label or "" for s in bars.series],
+                    evidence=evidence,
+                )
+
+    def _value_questions(
+        self, ctx: FigureContext, panel: dict[str, Any], bars: BarData, loc: str
+    ) -> None:
+        index, n = panel["index"], len(bars.categories)
+        for s, series in enumerate(bars.series):
+            item = (s + n // 2) % n  # a different category for each series
+            whose = f' of the series "{series.label}"' if series.label else ""
+            length = " (the length of its segment)" if bars.mode == "stacked" else ""
+            ctx.ask(
+                BAR_VALUE,
+                panel,
+                f"in {loc}, what is the value{whose} for the category "
+                f'"{bars.categories[item]}"{length}?',
+                sig(series.values[item], 6),
+                evidence=_bar_ids(ctx, index, s, item),
+            )
+        if bars.mode == "grouped":
+            return
+        best = _clear_leader(bars.totals().tolist())
+        if best is not None:
+            what = "stack" if bars.mode == "stacked" else "bar"
+            ctx.ask(
+                MAX_CATEGORY,
+                panel,
+                f"in {loc}, which category has the longest {what}?",
+                bars.categories[best],
+                choices=list(bars.categories),
+                evidence=ctx.element_ids(index, "bar"),
+            )
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        bars = BarData.from_dict(panel["data"])
+        names = _quoted(bars.categories)
+        if level == 1:
+            out = [
+                f"It shows {len(bars.categories)} categories ({names})"
+                + (
+                    f" as {bars.orientation} bars."
+                    if bars.mode == "single"
+                    else f" with {len(bars.series)} {bars.mode} series of {bars.orientation} bars."
+                )
+            ]
+            if len(bars.series) > 1:
+                out.append(
+                    "A legend names the series "
+                    + _quoted([s.label or "" for s in bars.series])
+                    + "."
+                )
+            return out
+        if level == 2:
+            out = []
+            for s in bars.series:
+                low, high = int(np.argmin(s.values)), int(np.argmax(s.values))
+                who = f'Series "{s.label}"' if s.label else "The bars"
+                out.append(
+                    f'{who} run from {_num(s.values[low])} at "{bars.categories[low]}" '
+                    f'to {_num(s.values[high])} at "{bars.categories[high]}".'
+                )
+            return out
+        out = []
+        best = _clear_leader(bars.totals().tolist())
+        if best is not None and bars.mode != "grouped":
+            out.append(
+                f'"{bars.categories[best]}" has the longest '
+                f"{'stack' if bars.mode == 'stacked' else 'bar'}."
+            )
+        if len(bars.series) > 1:
+            leader = _clear_leader([float(np.sum(s.values)) for s in bars.series])
+            if leader is not None:
+                out.append(f'Series "{bars.series[leader].label}" has the largest total.')
+        return out
+
+
+def _clear_leader(values: list[float]) -> int | None:
+    """The index of the largest value when it leads the runner-up by :data:`CLEAR_LEAD`."""
+    if len(values) < 2:
+        return None
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
+    first, second = values[order[0]], values[order[1]]
+    return order[0] if first - second >= CLEAR_LEAD * abs(first) else None
+
+
+def _bar_ids(ctx: FigureContext, panel: int, series: int, item: int) -> list[int]:
+    return [
+        int(e["id"])
+        for e in ctx.elements(panel, "bar")
+        if e.get("series") == series and e.get("item") == item
+    ]
+
+
+def _quoted(words: list[str]) -> str:
+    quoted = [f'"{w}"' for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _num(value: float) -> str:
+    return f"{value:.3g}"
+
+
+register(BarKind())

@@ -1,0 +1,49 @@
+"""The building blocks of config sections: validated ranges, probabilities and weights.
+
+:mod:`figgen.config` assembles the figure config from these; a plot kind declares its own
+section with them in its module, so the kinds never import the assembled config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+def _ordered(pair: tuple[float, float]) -> tuple[float, float]:
+    if pair[0] > pair[1]:
+        raise ValueError(f"range must be [low, high] with low <= high, got {list(pair)}")
+    return pair
+
+
+def _probabilities(weights: dict[str, float]) -> dict[str, float]:
+    if any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+        raise ValueError("weights must be >= 0 and not all zero")
+    return weights
+
+
+def one_of(what: str, names: Iterable[str]) -> AfterValidator:
+    """A weights check that every key is one of ``names`` (named ``what`` in the error)."""
+    known = tuple(names)
+
+    def check(weights: dict[str, float]) -> dict[str, float]:
+        unknown = sorted(set(weights) - set(known))
+        if unknown:
+            raise ValueError(f"unknown {what} {unknown[0]!r}; known: {', '.join(known)}")
+        return weights
+
+    return AfterValidator(check)
+
+
+Range = Annotated[tuple[float, float], AfterValidator(_ordered)]
+IntRange = Annotated[tuple[int, int], AfterValidator(_ordered)]
+Probability = Annotated[float, Field(ge=0.0, le=1.0)]
+Weights = Annotated[dict[str, float], AfterValidator(_probabilities)]
+
+
+class Section(BaseModel):
+    """One table of the config file: unknown keys are errors, values never change."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
