@@ -94,22 +94,16 @@ def line_table(panel: dict[str, Any]) -> ChartTable | None:
     return ChartTable(tuple(rows), "numeric")
 
 
-def bar_table(panel: dict[str, Any]) -> ChartTable:
-    """One row per bar: series label, category and value (a stacked segment's own length).
+def bar_panel_table(panel: dict[str, Any]) -> ChartTable:
+    """One row per bar: series label, category and value (a stacked segment's own length),
+    as the bar kind's :func:`figgen.kinds.bar.bar_table` gives them."""
+    from figgen.kinds.bar import bar_table
 
-    Reads the ``bar`` kind's documented data (``categories``; ``series`` with ``label`` and
-    one value per category), so it needs nothing from the kind's module.
-    """
-    data = panel["data"]
-    rows = [
-        Row(str(series["label"]), str(category), number_text(value))
-        for series in data["series"]
-        for category, value in zip(data["categories"], series["values"], strict=True)
-    ]
+    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel["data"])]
     return ChartTable(tuple(rows), "categorical")
 
 
-PANEL_TABLES: dict[str, PanelTable] = {"line": line_table, "bar": bar_table}
+PANEL_TABLES: dict[str, PanelTable] = {"line": line_table, "bar": bar_panel_table}
 """Plot kinds whose panels carry a ground-truth table, and how to read it."""
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.density.tables import bar_table, line_table, load_sources, read_csv_table
+from figgen.density.tables import bar_panel_table, line_table, load_sources, read_csv_table
 from figgen.errors import FiggenError
 
 from .helpers import chart_folder
@@ -64,12 +64,15 @@ def test_bar_table_is_one_row_per_bar() -> None:
     panel = {
         "data": {
             "categories": ["Mon", "Tue"],
-            "series": [{"label": "a", "values": [1.0, 2.0]}, {"label": "b", "values": [3.5, 4.0]}],
+            "series": [
+                {"label": "a", "color": "#000000", "values": [1.0, 2.0]},
+                {"label": "b", "color": "#ff0000", "values": [3.5, 4.0]},
+            ],
             "mode": "grouped",
             "orientation": "vertical",
         }
     }
-    table = bar_table(panel)
+    table = bar_panel_table(panel)
     assert table.x_kind == "categorical"
     assert [(r.series, r.x, r.y) for r in table.rows] == [
         ("a", "Mon", "1"),
