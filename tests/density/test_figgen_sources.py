@@ -27,7 +27,13 @@ def figgen_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     out = tmp_path_factory.mktemp("lines") / "ds"
     build_dataset(
-        out, n=3, seed=5, workers=1, config=config_from_dict(LINES_AND_BARS), progress=False, questions=False
+        out,
+        n=3,
+        seed=5,
+        workers=1,
+        config=config_from_dict(LINES_AND_BARS),
+        progress=False,
+        questions=False,
     )
     return out
 
@@ -49,7 +55,9 @@ def test_paper_mode_from_a_figgen_build(figgen_build: Path, tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_native_mode_rerenders_the_same_panels_with_boxes(figgen_build: Path, tmp_path: Path) -> None:
+def test_native_mode_rerenders_the_same_panels_with_boxes(
+    figgen_build: Path, tmp_path: Path
+) -> None:
     manifest = build_density(figgen_build, tmp_path / "native", densities=[1, 3], mode="native")
     compound = next(c for c in manifest.compounds if c.density == 3)
     record = json.loads((tmp_path / "native" / "figures" / f"{compound.id}.json").read_text())
