@@ -31,10 +31,10 @@ from collections import Counter
 from functools import partial
 
 from figgen.build import write_figure
+from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import generate_figure
 from figgen.render.canvas import build_figure, encode_png, style_context
-from figgen.sample.figure import sample_figure
 from figgen.scale import BuildStore, LocalPool
 from figgen.scale.memory import TaskUsage, measured
 

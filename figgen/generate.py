@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from figgen import __version__
+from figgen.compose import sample_figure
 from figgen.config import FigureConfig
 from figgen.errors import FiggenError
 from figgen.record import dumps_record, make_record
 from figgen.render import RepairFailed, render
-from figgen.sample.figure import sample_figure
 from figgen.sample.text import Vocabulary
 
 log = logging.getLogger(__name__)

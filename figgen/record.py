@@ -51,6 +51,9 @@ TEXT_KINDS: frozenset[str] = frozenset(
 )
 """Kinds whose element carries a ``text`` field."""
 
+LAYOUT_KINDS: frozenset[str] = frozenset({"figure", "panel", "legend", "colorbar"})
+"""Kinds that frame the figure; every other non-text kind is a data mark."""
+
 BBox = tuple[float, float, float, float]
 
 

@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
+from figgen.compose import sample_figure
 from figgen.config import FigureConfig
-from figgen.sample.figure import sample_figure
 from figgen.spec import FigureSpec
 
 TOKEN = re.compile(r"\$[^$]*\$|[^\s$]+")

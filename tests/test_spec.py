@@ -5,8 +5,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from figgen.compose import sample_figure
 from figgen.config import FigureConfig
-from figgen.sample.figure import sample_figure
 from figgen.spec import FigureSpec
 
 CFG = FigureConfig()

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from figgen.eval.answers import latest_rows
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.metrics import containment_region
-from figgen.eval.parse import parse_reply
+from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prices import PriceTable
 from figgen.eval.scoring import Score, score_answer
 from figgen.vqa.item import QAItem
+from figgen.vqa.table import is_count
 
 logger = logging.getLogger(__name__)
 
 COUNT_REGION_LEVEL = 0.9
+
+
+Outcome = Literal["correct", "wrong", "rejected", "error"]
+"""What became of one question: scored right or wrong, a reply with no readable answer, or
+no reply at all."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +39,17 @@ class ScoredAnswer:
     kind: str
 
     @property
+    def outcome(self) -> Outcome:
+        if self.score is None:
+            return "error"
+        if self.score.rejected:
+            return "rejected"
+        return "correct" if self.score.correct else "wrong"
+
+    @property
     def scored(self) -> bool:
-        return self.score is not None and not self.score.rejected
+        """Whether a readable answer was scored (right or wrong)."""
+        return self.outcome in ("correct", "wrong")
 
 
 def score_rows(dataset: EvalDataset, rows: Iterable[dict[str, Any]]) -> list[ScoredAnswer]:
@@ -41,12 +57,20 @@ def score_rows(dataset: EvalDataset, rows: Iterable[dict[str, Any]]) -> list[Sco
     items = {item.qid: item for item in dataset.items}
     out: list[ScoredAnswer] = []
     unknown = 0
+    # the same reply to the same kind of question parses the same way (and replies such as
+    # {"n_panels": 4} recur thousands of times in a large run)
+    parses: dict[tuple[Any, ...], ParsedAnswer] = {}
     for qid, row in latest_rows(list(rows)).items():
         item = items.get(qid)
         if item is None:
             unknown += 1
             continue
-        parsed = None if row.get("error") is not None else parse_reply(row.get("raw"), item)
+        parsed = None
+        if row.get("error") is None:
+            key = (row.get("raw"), item.answer_key, item.answer_type, tuple(item.choices or ()))
+            parsed = parses.get(key)
+            if parsed is None:
+                parsed = parses[key] = parse_reply(row.get("raw"), item)
         score = None if parsed is None else score_answer(item, parsed)
         out.append(
             ScoredAnswer(
@@ -67,16 +91,39 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+RATE_DIGITS = 6
+"""Rates and means in metrics.json are rounded to this many decimals (no 1e-17 "biases")."""
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, RATE_DIGITS) + 0.0  # + 0.0: no -0.0
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return _rounded(part / whole) if whole else None
+
+
 def _counts(group: list[ScoredAnswer]) -> dict[str, Any]:
-    """n, answered, rejected and accuracy (share correct of the scored answers)."""
-    answered = [a for a in group if a.score is not None]
-    scored = [a for a in answered if a.scored]
-    correct = [a for a in scored if a.score is not None and a.score.correct]
+    """Counts and the three accuracy views of a group of questions.
+
+    ``accuracy`` is over every question asked: a rejected answer, or a question that got no
+    reply, counts as wrong. ``accuracy_answered`` is over the answers that could be read
+    (``scored``), and ``rejection_rate`` the share of replies that held no readable answer.
+    """
+    outcomes = Counter(a.outcome for a in group)
+    n, correct, rejected = len(group), outcomes["correct"], outcomes["rejected"]
+    scored = correct + outcomes["wrong"]
+    replies = scored + rejected
     return {
-        "n": len(group),
-        "answered": len(answered),
-        "rejected": len(answered) - len(scored),
-        "accuracy": len(correct) / len(scored) if scored else None,
+        "n": n,
+        "answered": replies,
+        "rejected": rejected,
+        "errors": outcomes["error"],
+        "scored": scored,
+        "correct": correct,
+        "accuracy": _ratio(correct, n),
+        "accuracy_answered": _ratio(correct, scored),
+        "rejection_rate": _ratio(rejected, replies),
     }
 
 
@@ -92,29 +139,26 @@ def _group(answers: list[ScoredAnswer], key: Callable[[ScoredAnswer], Any]) -> d
     return {str(k): _counts(groups[k]) for k in sorted(groups, key=order)}
 
 
-def _family(group: list[ScoredAnswer]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The issue's by_family entry and the extra details kept beside it."""
+def _family(group: list[ScoredAnswer]) -> dict[str, Any]:
+    """A family's counts and accuracy views, plus its metric's own named columns.
+
+    sSMAPE families get ``ssmape_abs`` (mean |sSMAPE|, the size of the error) and
+    ``ssmape_bias`` (the signed mean: errors of opposite sign cancel in it, so it is no
+    measure of accuracy); CER families get ``cer`` (raw strings) and ``cer_normalized``
+    (LaTeX converted to Unicode on both sides). Means are over the scored answers.
+    """
     metric = group[0].item.metric
-    values = [a.score.value for a in group if a.scored and a.score and a.score.value is not None]
-    counts = _counts(group)
-    # The mean of the metric's own per-answer values; for sSMAPE that is signed (a bias),
-    # so the typical size of the error is kept beside it as mean_abs.
-    mean = _mean(values)
-    entry = {"n": counts["n"], "rejected": counts["rejected"], "metric": metric, "mean": mean}
-    details = {
-        "level": group[0].item.level,
-        "answered": counts["answered"],
-        "errors": counts["n"] - counts["answered"],
-        "accuracy": counts["accuracy"],
-    }
+    scores = [a.score for a in group if a.scored and a.score is not None]
+    values = [s.value for s in scores if s.value is not None]
+    entry: dict[str, Any] = {"level": group[0].item.level, "metric": metric, **_counts(group)}
     if metric == "ssmape":
-        details["mean_abs"] = _mean([abs(v) for v in values])
-    return entry, details
-
-
-def _is_count(family: str) -> bool:
-    """Families that ask how many of something (panel_count, n_bars, ...)."""
-    return "count" in family or family.startswith("n_")
+        entry["ssmape_abs"] = _rounded(_mean([abs(v) for v in values]))
+        entry["ssmape_bias"] = _rounded(_mean(values))
+    elif metric in ("cer", "cer_list"):
+        entry["cer"] = _rounded(_mean(values))
+        normalized = [s.normalized_cer for s in scores if s.normalized_cer is not None]
+        entry["cer_normalized"] = _rounded(_mean(normalized))
+    return entry
 
 
 def _count_distribution(group: list[ScoredAnswer]) -> dict[str, Any] | None:
@@ -151,44 +195,42 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
     families: dict[str, list[ScoredAnswer]] = {}
     for answer in answers:
         families.setdefault(answer.item.family, []).append(answer)
-    by_family, details = {}, {}
-    for name in sorted(families):
-        by_family[name], details[name] = _family(families[name])
+    by_family = {name: _family(families[name]) for name in sorted(families)}
     by_level = _group(answers, lambda a: a.item.level)
+    level_rows: dict[str, list[dict[str, Any]]] = {}
+    for answer in answers:
+        level_rows.setdefault(str(answer.item.level), []).append(answer.row)
     for level, entry in by_level.items():
-        level_rows = [a.row for a in answers if str(a.item.level) == level]
-        tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in level_rows)
-        tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in level_rows)
+        rows = level_rows[level]
+        tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in rows)
+        tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in rows)
         entry["cost_usd"] = (
             price.cost(tokens_in, tokens_out)
             if price is not None
-            else sum(float(r.get("cost_usd") or 0.0) for r in level_rows)
+            else sum(float(r.get("cost_usd") or 0.0) for r in rows)
         )
+        entry["cost_per_question"] = entry["cost_usd"] / entry["n"] if entry["n"] else None
     distributions = {}
     for name, group in sorted(families.items()):
-        if group[0].item.answer_type == "integer" and _is_count(name):
+        if group[0].item.answer_type == "integer" and is_count(name):
             distribution = _count_distribution(group)
             if distribution is not None:
                 distributions[name] = distribution
     accuracy = counts["accuracy"]
     latencies = [float(a.row["latency_s"]) for a in answers if a.row.get("latency_s") is not None]
     return {
-        "n": counts["n"],
-        "answered": counts["answered"],
-        "rejected": counts["rejected"],
+        **counts,
         "input_tokens": input_tokens,
         "output_tokens": output_tokens,
         "cost_usd": cost,
         "by_level": by_level,
         "by_family": by_family,
-        "errors": counts["n"] - counts["answered"],
-        "accuracy": accuracy,
         "priced": price is not None,
         "cost_per_1000_questions": 1000 * cost / counts["n"] if counts["n"] else None,
         "accuracy_per_usd": accuracy / cost if accuracy is not None and cost > 0 else None,
+        "cost_per_question": cost / counts["n"] if counts["n"] else None,
         "mean_latency_s": _mean(latencies),
         "image_scaled": sum(1 for a in answers if float(a.row.get("image_scale", 1.0)) < 1.0),
-        "family_details": details,
         "by_kind": _group(answers, lambda a: a.kind),
         "by_panel_count": _group(answers, lambda a: a.n_panels if a.n_panels is not None else "?"),
         "count_distributions": distributions,

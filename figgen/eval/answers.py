@@ -37,6 +37,8 @@ class AnswerRow:
     usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
     cost_usd: float = 0.0
     image_scale: float = 1.0
+    image_size: list[int] | None = None
+    image_media_type: str | None = None
     latency_s: float | None = None
     attempts: int = 0
     error: str | None = None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from figgen.eval.image import ImageFormat
 
 app = typer.Typer(
     help="Ask models the questions of a dataset and score their answers.", no_args_is_help=True
@@ -28,6 +31,16 @@ def _levels(text: str | None) -> list[int] | None:
     if not set(levels) <= {1, 2, 3}:
         raise FiggenError(f"--levels {text!r} must name levels among 1, 2, 3")
     return levels
+
+
+def _image_format(text: str) -> ImageFormat:
+    from figgen.errors import FiggenError
+    from figgen.eval.image import MEDIA_TYPES
+
+    for name in MEDIA_TYPES:
+        if text.strip().casefold() in (name, "jpg" if name == "jpeg" else name):
+            return name
+    raise FiggenError(f"--image-format {text!r} is not one of png, jpeg, webp")
 
 
 @app.command("run")
@@ -57,11 +70,22 @@ def run(
     ] = 1.0,
     timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+    image_format: Annotated[
+        str, typer.Option(help="png (lossless), or jpeg / webp at --image-quality.")
+    ] = "png",
+    image_quality: Annotated[int, typer.Option(help="JPEG/WebP quality, 1-100.")] = 95,
+    max_image_side: Annotated[
+        int | None,
+        typer.Option(help="Shrink figures to this long side first (e.g. a local model's limit)."),
+    ] = None,
 ) -> None:
     """Ask each question in one independent call (figure + question) and append the answers."""
     import asyncio
+    from dataclasses import replace
 
+    from figgen.errors import FiggenError
     from figgen.eval.dataset import load_dataset, select_items
+    from figgen.eval.prepare import ImagePreparer
     from figgen.eval.prices import load_prices
     from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
     from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
@@ -86,8 +110,27 @@ def run(
         jitter=retry_wait,
     )
 
+    fmt = _image_format(image_format)
+    if not 1 <= image_quality <= 100:
+        raise FiggenError(f"--image-quality {image_quality} must be between 1 and 100")
+    if max_image_side is not None and max_image_side < policy.min_image_side:
+        raise FiggenError(
+            f"--max-image-side {max_image_side} is too small; give at least "
+            f"{policy.min_image_side} pixels"
+        )
+
     async def go() -> RunSummary:
         provider = make_provider(model, base_url=base_url, **factory_args)
+        limits = provider.image_limits
+        if max_image_side is not None:
+            limits = replace(limits, max_long_side=max_image_side)
+        images = ImagePreparer(
+            dataset.image_path,
+            limits,
+            image_format=fmt,
+            quality=image_quality,
+            min_side=policy.min_image_side,
+        )
         return await run_questions(
             dataset,
             items,
@@ -102,6 +145,7 @@ def run(
             progress=progress,
             announce=typer.echo,
             free=offline,
+            images=images,
         )
 
     summary = asyncio.run(go())

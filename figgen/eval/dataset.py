@@ -19,6 +19,7 @@ class EvalDataset:
     root: Path
     items: list[QAItem]
     _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _kinds: dict[tuple[str, int | None], str] = field(default_factory=dict, repr=False)
 
     def record(self, figure_id: str) -> dict[str, Any] | None:
         """The figure's record, or None when the dataset has no JSON for it."""
@@ -45,6 +46,12 @@ class EvalDataset:
 
     def plot_kind(self, item: QAItem) -> str:
         """The plot kind a panel question is about; figure-level questions give "figure"."""
+        key = (item.figure_id, item.panel)
+        if key not in self._kinds:
+            self._kinds[key] = self._plot_kind(item)
+        return self._kinds[key]
+
+    def _plot_kind(self, item: QAItem) -> str:
         record = self.record(item.figure_id)
         if item.panel is None or record is None:
             return "figure" if item.panel is None else "unknown"

@@ -6,6 +6,7 @@ Also the containment regions used to summarise estimate-vs-truth distributions.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -41,17 +42,32 @@ def normalize_text(text: str) -> str:
     return " ".join(plain.split())
 
 
-def levenshtein(a: str, b: str) -> int:
+@lru_cache(maxsize=1)
+def _distance() -> Any:
     from rapidfuzz.distance import Levenshtein
 
-    return int(Levenshtein.distance(a, b))
+    return Levenshtein.distance
 
 
-def cer(reference: str | None, prediction: str | None, *, normalize: bool = True) -> float:
+@lru_cache(maxsize=1)
+def _assignment_tools() -> tuple[Any, Any]:
+    from rapidfuzz.process import cdist
+    from scipy.optimize import linear_sum_assignment
+
+    return cdist, linear_sum_assignment
+
+
+def levenshtein(a: str, b: str) -> int:
+    return int(_distance()(a, b))
+
+
+def cer(reference: str | None, prediction: str | None, *, normalize: bool = False) -> float:
     """Character error rate: edit distance over the reference length.
 
-    An empty reference gives 0.0 for an empty prediction and 1.0 otherwise (a raw insertion
-    count would be unbounded).
+    The strings are compared as they are, as the core paper does (CER is sensitive to
+    symbolic notation, and that is part of what it measures); ``normalize`` compares their
+    LaTeX-to-Unicode plain text instead. An empty reference gives 0.0 for an empty
+    prediction and 1.0 otherwise (a raw insertion count would be unbounded).
     """
     ref = reference or ""
     hyp = prediction or ""
@@ -70,18 +86,20 @@ def align_lists(
     Returns the matched ``(ref_index, pred_index)`` pairs, the unmatched reference indices and
     the unmatched prediction indices. Leaving an entry unmatched costs its full length.
     """
-    from scipy.optimize import linear_sum_assignment
-
     n_ref, n_hyp = len(references), len(predictions)
     size = n_ref + n_hyp
     if size == 0:
         return [], [], []
+    if n_ref == n_hyp == 1:  # one pair: matching costs at most the two lengths, never more
+        return [(0, 0)], [], []
+    cdist, linear_sum_assignment = _assignment_tools()
+
     # square matrix: real pairs, plus a dummy partner for each entry that costs its length
     forbidden = 1.0 + sum(map(len, references)) + sum(map(len, predictions))
     cost = np.zeros((size, size))
+    if n_ref and n_hyp:
+        cost[:n_ref, :n_hyp] = cdist(references, predictions, scorer=_distance())
     for i, ref in enumerate(references):
-        for j, hyp in enumerate(predictions):
-            cost[i, j] = levenshtein(ref, hyp)
         cost[i, n_hyp:] = forbidden
         cost[i, n_hyp + i] = len(ref)
     for j, hyp in enumerate(predictions):
@@ -95,12 +113,13 @@ def align_lists(
 
 
 def cer_list(
-    references: Sequence[str | None], predictions: Sequence[str | None], *, normalize: bool = True
+    references: Sequence[str | None], predictions: Sequence[str | None], *, normalize: bool = False
 ) -> float:
     """CER of two lists aligned by minimum total edit distance (Hungarian assignment).
 
     Total edits (matched pairs' distances plus the full length of every unmatched entry on
-    either side) over the total reference length. Empty references are guarded as in ``cer``.
+    either side) over the total reference length. Empty references are guarded and
+    ``normalize`` applies as in ``cer``.
     """
     refs = [r or "" for r in references]
     hyps = [h or "" for h in predictions]
@@ -146,12 +165,29 @@ def _normal(value: Any) -> Any:
 
 def exact_match(prediction: Any, truth: Any) -> bool:
     """Equality after normalisation: case- and space-insensitive strings, ints == floats."""
+    if type(prediction) is type(truth) and isinstance(truth, str | int) and prediction == truth:
+        return True  # identical scalars need no normalising (bool is excluded: True == 1)
     return bool(_normal(prediction) == _normal(truth))
+
+
+def _hashable(value: Any) -> Any:
+    normal = _normal(value)
+    return repr(normal) if isinstance(normal, list) else (type(normal) is bool, normal)
+
+
+def _plain_numbers(values: Sequence[Any]) -> bool:
+    return all(type(v) is int or type(v) is float for v in values)
 
 
 def exact_set_match(prediction: Sequence[Any], truth: Sequence[Any]) -> bool:
     """The same multiset of values, order irrelevant."""
-    return sorted(map(repr, _normal(list(prediction)))) == sorted(map(repr, _normal(list(truth))))
+    if len(prediction) != len(truth):
+        return False
+    if _plain_numbers(prediction) and _plain_numbers(truth):  # tick values: the common case
+        return sorted(round(float(v), 9) for v in prediction) == sorted(
+            round(float(v), 9) for v in truth
+        )
+    return Counter(map(_hashable, prediction)) == Counter(map(_hashable, truth))
 
 
 # ---- distributions -------------------------------------------------------------------------

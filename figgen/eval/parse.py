@@ -5,6 +5,11 @@ or inside prose; the key matched case-insensitively), a bare JSON value, or a ba
 the requested scalar type ("7", "true", "1.2e-3"). A JSON object without the key is
 rejected. Values are coerced leniently: thousands separators, units, scientific notation in
 text or LaTeX, ``\\frac``, and numbers given as strings all parse.
+
+Rejected means no answer could be read at all. A value that reads but cannot be right (a
+choice that was not offered, 2.5 where a count is asked, three numbers for a pair) is kept
+as it is and scored as wrong: rejecting it would leave it out of accuracy and flatter the
+model.
 """
 
 from __future__ import annotations
@@ -38,8 +43,10 @@ _NO_VALUE = object()
 
 def _json_candidates(text: str) -> list[Any]:
     """Every JSON value found: the whole text, fenced blocks, then objects inside prose."""
+    with contextlib.suppress(json.JSONDecodeError):
+        return [json.loads(text)]  # the common case: the reply is just the JSON asked for
     found: list[Any] = []
-    for chunk in [text, *_FENCE.findall(text)]:
+    for chunk in _FENCE.findall(text):
         with contextlib.suppress(json.JSONDecodeError):
             found.append(json.loads(chunk.strip()))
     decoder = json.JSONDecoder()
@@ -111,10 +118,11 @@ def parse_number(value: Any) -> float:
     return number
 
 
-def parse_integer(value: Any) -> int:
+def parse_integer(value: Any) -> int | float:
+    """An integer; a number that is not one (2.5 panels) is returned as is, to score wrong."""
     number = parse_number(value)
     if abs(number - round(number)) > 1e-9:
-        raise Rejected(f"{number} is not an integer")
+        return number
     return int(round(number))
 
 
@@ -154,6 +162,7 @@ def _as_text(value: Any) -> str:
 
 
 def _match_choice(value: Any, choices: list[str] | None) -> str:
+    """The offered choice the text names, else the text itself (a wrong answer, not a rejection)."""
     text = _as_text(value).strip()
     if not choices:
         return text
@@ -161,7 +170,7 @@ def _match_choice(value: Any, choices: list[str] | None) -> str:
     for choice in choices:
         if choice.casefold() == key:
             return choice
-    raise Rejected(f"{text[:40]!r} is not one of the choices")
+    return text
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -181,12 +190,6 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
-def _pair(values: list[Any]) -> list[Any]:
-    if len(values) != 2:
-        raise Rejected(f"expected two values, got {len(values)}")
-    return values
-
-
 def coerce(value: Any, answer_type: AnswerType, choices: list[str] | None = None) -> Any:
     """The value as the requested type, or raise ``Rejected``."""
     if answer_type == "integer":
@@ -204,9 +207,9 @@ def coerce(value: Any, answer_type: AnswerType, choices: list[str] | None = None
     if answer_type == "choice_list":
         return [_match_choice(v, choices) for v in _as_list(value)]
     if answer_type == "integer_pair":
-        return [parse_integer(v) for v in _pair(_as_list(value))]
+        return [parse_integer(v) for v in _as_list(value)]  # a wrong length scores wrong
     if answer_type == "number_pair":
-        return [parse_number(v) for v in _pair(_as_list(value))]
+        return [parse_number(v) for v in _as_list(value)]
     if answer_type == "number_list":
         return [parse_number(v) for v in _as_list(value)]
     raise Rejected(f"unknown answer type {answer_type!r}")
@@ -220,12 +223,15 @@ def _bare_value(text: str, item: QAItem) -> Any:
     if item.answer_type == "boolean" and stripped.strip(".").casefold() in _TRUE | _FALSE:
         return stripped
     if item.answer_type == "choice" and item.choices:
-        return stripped
+        # only a bare word that is one of the choices: free prose is no answer at all
+        key = stripped.strip("\"'`. ").casefold()
+        if any(choice.casefold() == key for choice in item.choices):
+            return stripped
     raise Rejected("no JSON answer in the reply")
 
 
 def parse_reply(text: str | None, item: QAItem) -> ParsedAnswer:
-    """Parse a reply to ``item``; a reply that does not fit is rejected, not wrong."""
+    """Parse a reply to ``item``; a reply holding no readable answer is rejected."""
     if text is None or not text.strip():
         return ParsedAnswer(rejected=True, reason="empty reply")
     try:

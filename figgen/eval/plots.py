@@ -102,6 +102,37 @@ def _by_panels(
     return xs, [float(np.mean(groups[x])) for x in xs]
 
 
+def _nothing_scored(group: list[ScoredAnswer]) -> str:
+    """Why a group has nothing to plot: how many answers were rejected or never came."""
+    rejected = sum(1 for a in group if a.score is not None and a.score.rejected)
+    missing = sum(1 for a in group if a.score is None)
+    parts = [f"all {len(group)} answers rejected"] if rejected == len(group) else []
+    if not parts:
+        parts = [f"{rejected} rejected", f"{missing} without a reply"]
+    return "no scored answers (" + ", ".join(parts) + ")"
+
+
+def _explain_empty(ax: Any, family: str, scored: dict[str, list[ScoredAnswer]]) -> None:
+    """Write into an axes with no data why it is empty, instead of leaving a blank panel."""
+    lines = [
+        f"{model}: {_nothing_scored(group)}"
+        for model, answers in scored.items()
+        if (group := [a for a in answers if a.item.family == family])
+    ]
+    ax.text(
+        0.5,
+        0.5,
+        "\n".join(lines) or "no answers",
+        ha="center",
+        va="center",
+        wrap=True,
+        fontsize=8,
+        transform=ax.transAxes,
+    )
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
 def per_panel_plot(
     families: list[str],
     scored: dict[str, list[ScoredAnswer]],
@@ -118,14 +149,21 @@ def per_panel_plot(
     fig, axes = _figure(len(families))
     sentences = []
     for ax, family in zip(axes, families, strict=True):
+        drawn = False
         for i, (model, answers) in enumerate(scored.items()):
-            xs, ys = _by_panels([a for a in answers if a.item.family == family], value)
+            group = [a for a in answers if a.item.family == family]
+            xs, ys = _by_panels(group, value)
             if xs:
+                drawn = True
                 ax.plot(xs, ys, "o-", color=f"C{i}", label=model, ms=4)
                 sentences.append(
                     f"{family}, {model}: {_fmt(ys[0])} at {xs[0]} panels, "
                     f"{_fmt(ys[-1])} at {xs[-1]} panels"
                 )
+            elif group:
+                sentences.append(f"{family}, {model}: {_nothing_scored(group)}")
+        if not drawn:
+            _explain_empty(ax, family, scored)
         ax.set_title(family.replace("_", " "), fontsize=10)
         ax.set_xlabel("panels in figure")
         ax.set_ylabel(ylabel)
@@ -137,6 +175,18 @@ def per_panel_plot(
         f"({', '.join(families)}), one line per model. " + "; ".join(sentences) + "."
     )
     return Plot(file, f"{what[0].upper()}{what[1:]} by panel count", alt)
+
+
+SSMAPE_PLOT_LIMIT = 0.5
+"""Histograms span [-0.5, 0.5]; larger errors are gathered in the end bins."""
+
+
+def ssmape_bins(width: float = 0.02, limit: float = SSMAPE_PLOT_LIMIT) -> Any:
+    """Bin edges at odd multiples of ``width / 2``, so every bin is centred on a multiple of
+    ``width``: 0 (exact) sits in the middle of a bin and a 10% error (sSMAPE 0.095 above,
+    -0.105 below) lands whole in the bins centred on 0.1 and -0.1."""
+    n = round(limit / width)
+    return (np.arange(-n, n + 2) - 0.5) * width
 
 
 def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | None:
@@ -171,28 +221,33 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
     if not kinds:
         return None
     fig, axes = _figure(len(kinds), width=3.6)
-    bins = np.linspace(-2, 2, 41)
+    bins = ssmape_bins()
     sentences = []
     for ax, kind in zip(axes, kinds, strict=True):
         for i, (model, answers) in enumerate(scored.items()):
             values = values_of(answers, kind)
             if values:
-                ax.hist(values, bins=bins, histtype="step", color=f"C{i}", label=model)
+                clipped = np.clip(values, -SSMAPE_PLOT_LIMIT, SSMAPE_PLOT_LIMIT)
+                ax.hist(clipped, bins=bins, histtype="step", color=f"C{i}", label=model)
                 sentences.append(
-                    f"{kind}, {model}: median {_fmt(float(np.median(values)))} "
-                    f"over {len(values)} answers"
+                    f"{kind}, {model}: mean |sSMAPE| {_fmt(float(np.mean(np.abs(values))))}, "
+                    f"bias {_fmt(float(np.mean(values)))}, median "
+                    f"{_fmt(float(np.median(values)))} over {len(values)} answers"
                 )
         ax.axvline(0, color="0.5", lw=0.8)
         ax.set_title(kind, fontsize=10)
-        ax.set_xlabel("sSMAPE")
-        ax.set_xlim(-2, 2)
+        ax.set_xlabel("sSMAPE (end bins hold |sSMAPE| > 0.5)")
+        ax.set_xlim(bins[0], bins[-1])
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
     file = _save(fig, out_dir, "ssmape_by_kind.png")
     alt = (
-        "Histograms of signed SMAPE (from -2, far too low, to +2, far too high; 0 is exact) "
+        "Histograms of signed SMAPE (negative too low, positive too high; 0 is exact) "
         f"for {', '.join(sorted(chosen))} questions, one axes per plot kind, one outline per "
-        "model. " + "; ".join(sentences) + "."
+        "model, in bins 0.02 wide centred on 0, ±0.02, ..., so an error of 10% shows as a "
+        "peak at ±0.1; answers beyond ±0.5 are gathered in the end bins. "
+        + "; ".join(sentences)
+        + "."
     )
     return Plot(file, "sSMAPE distributions by plot kind", alt)
 

@@ -24,19 +24,60 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _fixed(value: float | None) -> str:
+    """Four decimals, so a bias of -1e-17 reads 0.0000 and columns line up."""
+    return "–" if value is None else f"{value + 0.0:.4f}"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
 def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
+_ACCURACY_HEADER = [
+    "n",
+    "answered",
+    "rejected",
+    "accuracy",
+    "accuracy (answered)",
+    "rejection rate",
+]
+
+
+def _accuracy_cells(entry: dict[str, Any]) -> list[Any]:
+    return [
+        entry["n"],
+        entry["answered"],
+        entry["rejected"],
+        _fixed(entry["accuracy"]),
+        _fixed(entry["accuracy_answered"]),
+        _pct(entry["rejection_rate"]),
+    ]
+
+
 def _grouped_table(metrics: dict[str, Any], key: str, label: str) -> str:
     rows = [
-        [model, group, e["n"], e["answered"], e["rejected"], e["accuracy"]]
+        [model, group, *_accuracy_cells(e)]
         for model, values in metrics.items()
         for group, e in values[key].items()
     ]
-    return _table(["model", label, "n", "answered", "rejected", "accuracy"], rows)
+    return _table(["model", label, *_ACCURACY_HEADER], rows)
+
+
+def _metric_table(models: dict[str, Any], metrics: tuple[str, ...], columns: list[str]) -> str:
+    """One row per family scored by one of ``metrics``, with the named metric columns."""
+    rows = [
+        [m, f, e["level"], e["n"], e["scored"], *(_fixed(e.get(c)) for c in columns)]
+        for m, v in models.items()
+        for f, e in v["by_family"].items()
+        if e["metric"] in metrics
+    ]
+    return _table(["model", "family", "level", "n", "scored", *columns], rows) if rows else ""
 
 
 def _plots(
@@ -47,7 +88,8 @@ def _plots(
         {f for values in metrics.values() for f in values["count_distributions"]}
     )
     cer_families = sorted(f for f, item in families.items() if item.metric in ("cer", "cer_list"))
-    type_families = sorted(f for f in families if "plot_type" in f or "kind" in f)
+    # the families that ask for a plot kind (count_kind asks for a count; it is not one)
+    type_families = sorted(f for f in families if f.startswith("plot_type"))
     plots: list[Plot | None] = [count_plot(f, metrics, out_dir) for f in count_families]
     plots.append(
         per_panel_plot(
@@ -76,75 +118,70 @@ def _plots(
     return [p for p in plots if p is not None]
 
 
+def _no_score_reason(entry: dict[str, Any]) -> str:
+    if entry["rejected"] == entry["n"]:
+        return f"all {entry['n']} answers rejected"
+    return f"{entry['rejected']} rejected, {entry['errors']} without a reply"
+
+
 def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
     """The report: tables per model, level, family, plot kind and panel count, then plots."""
     models = metrics["models"]
     overview = _table(
         [
             "model",
-            "n",
-            "answered",
-            "rejected",
+            *_ACCURACY_HEADER,
             "errors",
-            "accuracy",
             "input tokens",
             "output tokens",
             "cost (USD)",
-            "USD / 1000 q",
+            "USD / question",
             "accuracy / USD",
         ],
         [
             [
                 m,
-                v["n"],
-                v["answered"],
-                v["rejected"],
+                *_accuracy_cells(v),
                 v["errors"],
-                v["accuracy"],
                 v["input_tokens"],
                 v["output_tokens"],
                 v["cost_usd"],
-                v["cost_per_1000_questions"],
+                v["cost_per_question"],
                 v["accuracy_per_usd"],
             ]
             for m, v in models.items()
         ],
     )
     levels = _table(
-        ["model", "level", "n", "answered", "rejected", "accuracy", "cost (USD)"],
+        ["model", "level", *_ACCURACY_HEADER, "cost (USD)", "USD / question"],
         [
-            [m, lv, e["n"], e["answered"], e["rejected"], e["accuracy"], e["cost_usd"]]
+            [m, lv, *_accuracy_cells(e), e["cost_usd"], e["cost_per_question"]]
             for m, v in models.items()
             for lv, e in v["by_level"].items()
         ],
     )
     families = _table(
-        ["model", "family", "level", "metric", "n", "rejected", "mean", "mean abs", "accuracy"],
+        ["model", "family", "level", "metric", *_ACCURACY_HEADER],
         [
-            [
-                m,
-                f,
-                v["family_details"][f]["level"],
-                e["metric"],
-                e["n"],
-                e["rejected"],
-                e["mean"],
-                v["family_details"][f].get("mean_abs"),
-                v["family_details"][f]["accuracy"],
-            ]
+            [m, f, e["level"], e["metric"], *_accuracy_cells(e)]
             for m, v in models.items()
             for f, e in v["by_family"].items()
         ],
     )
+    text_families = _metric_table(models, ("cer", "cer_list"), ["cer", "cer_normalized"])
+    value_families = _metric_table(models, ("ssmape",), ["ssmape_abs", "ssmape_bias"])
     parts = [
         "# figgen evaluation report",
         "",
         f"Prices: figgen's table as of {metrics.get('price_table_as_of') or 'unknown'} "
-        "plus any --prices overrides (USD per million tokens). Rejected answers did not fit "
-        "the requested format; they are counted, never scored as wrong. Accuracy is the share "
-        "correct among scored answers (exact/relaxed match, CER 0, or |sSMAPE| <= 0.05). "
-        "For CER the mean is the character error rate (lower is better); for sSMAPE it is "
-        "the signed mean (bias) and mean abs the mean |sSMAPE|.",
+        "plus any --prices overrides (USD per million tokens).",
+        "",
+        "**accuracy** is the share of all questions asked that were answered correctly "
+        "(exact or relaxed match, CER 0, or |sSMAPE| <= 0.05): a rejected answer (a reply "
+        "with no readable answer) and a question without a reply count as wrong. "
+        "**accuracy (answered)** is over the answers that could be read, and **rejection "
+        "rate** the share of replies with no readable answer. A readable answer that cannot "
+        "be right (a choice not offered) is wrong, not rejected.",
         "",
         "## Models",
         "",
@@ -158,6 +195,30 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "",
         families,
         "",
+    ]
+    if text_families:
+        parts += [
+            "### Text families: character error rate",
+            "",
+            "`cer` compares the strings as written (as the core paper does: LaTeX source "
+            "and its rendering differ); `cer_normalized` converts LaTeX to Unicode on both "
+            "sides first. Means over the scored answers; lower is better.",
+            "",
+            text_families,
+            "",
+        ]
+    if value_families:
+        parts += [
+            "### Value families: sSMAPE",
+            "",
+            "`ssmape_abs` is the mean |sSMAPE| (the size of the error, 0 is exact, 2 the "
+            "worst); `ssmape_bias` the signed mean (positive: over-estimates). Errors of "
+            "opposite sign cancel in the bias, so it says nothing about accuracy on its own.",
+            "",
+            value_families,
+            "",
+        ]
+    parts += [
         "## By plot kind",
         "",
         _grouped_table(models, "by_kind", "plot kind"),
@@ -167,8 +228,22 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         _grouped_table(models, "by_panel_count", "panels"),
         "",
     ]
-    if plots:
+    unscored = [
+        f"{f} ({m}: {_no_score_reason(e)})"
+        for m, v in models.items()
+        for f, e in v["by_family"].items()
+        if e["scored"] == 0
+    ]
+    if plots or unscored:
         parts += ["## Plots", ""]
+    if unscored:
+        parts += [
+            "Families with no scored answer, so absent from the plots: "
+            + "; ".join(unscored)
+            + ".",
+            "",
+        ]
+    if plots:
         for plot in plots:
             alt = plot.alt.replace("[", "(").replace("]", ")").replace("\n", " ")
             parts += [f"### {plot.title}", "", f"![{alt}]({plot.file})", ""]

@@ -9,9 +9,10 @@ answer so far, so a run stops before ``max_cost`` would be exceeded.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.image import FigureImage
 from figgen.eval.parse import ParsedAnswer, parse_reply
+from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import prompt_text
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
@@ -76,10 +78,26 @@ def _one_line(text: str, limit: int = 200) -> str:
     return " ".join(text.split())[:limit]
 
 
+Shrink = Callable[[FigureImage], Awaitable[FigureImage | None]]
+"""Given an image refused as too long, a smaller one to try (None: give up)."""
+
+
+async def _halve(image: FigureImage) -> FigureImage | None:
+    return await asyncio.to_thread(image.scaled, 0.5)
+
+
 async def ask_with_retries(
-    provider: Provider, prompt: Prompt, config: AskConfig, policy: RetryPolicy
+    provider: Provider,
+    prompt: Prompt,
+    config: AskConfig,
+    policy: RetryPolicy,
+    shrink: Shrink = _halve,
 ) -> tuple[Reply, FigureImage, int, float]:
-    """The reply, the image that fit, the number of calls made, and the last call's latency."""
+    """The reply, the image that fit, the number of calls made, and the last call's latency.
+
+    The latency is timed around the provider call alone: preparing images, waiting for a
+    slot and backing off are not in it.
+    """
     from tenacity import (
         AsyncRetrying,
         RetryCallState,
@@ -114,18 +132,33 @@ async def ask_with_retries(
                     return reply, prompt.image, calls, time.monotonic() - started
         except Exception as exc:
             image = prompt.image
-            if provider.is_context_overflow(exc) and min(image.width, image.height) >= (
-                2 * policy.min_image_side
-            ):
-                logger.info(
-                    "%s: context overflow at scale %s; halving the image",
-                    prompt.item.qid,
-                    image.scale,
-                )
-                prompt = Prompt(prompt.text, image.scaled(0.5), prompt.item)
-                continue
-            raise
+            if not provider.is_context_overflow(exc):
+                raise
+            smaller = (
+                await shrink(image)
+                if min(image.width, image.height) >= 2 * policy.min_image_side
+                else None
+            )
+            if smaller is None:
+                raise
+            logger.info(
+                "%s: too long at %dx%d px; trying %dx%d",
+                prompt.item.qid,
+                image.width,
+                image.height,
+                smaller.width,
+                smaller.height,
+            )
+            prompt = Prompt(prompt.text, smaller, prompt.item)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _prefetch(images: ImagePreparer, figure_id: str) -> object:
+    """Prepare a figure's image ahead of its questions; a failure shows when they ask."""
+    try:
+        return await images.image(figure_id)
+    except Exception:  # noqa: BLE001  (reported when the figure's questions run)
+        return None
 
 
 async def run_questions(
@@ -143,6 +176,7 @@ async def run_questions(
     progress: bool = True,
     announce: Callable[[str], None] = logger.info,
     free: bool = False,
+    images: ImagePreparer | None = None,
     prompt_of: Callable[[QAItem], str] = prompt_text,
     parse: Callable[[str, QAItem], ParsedAnswer] = parse_reply,
     output_tokens_of: Callable[[QAItem], int] | None = None,
@@ -150,7 +184,9 @@ async def run_questions(
     """Ask every item not yet answered in ``out``; append one row per question as it finishes.
 
     ``model`` is the ``PROVIDER:MODEL`` string stored in each row and priced by ``prices``;
-    ``free`` marks providers that cost nothing (offline ones). ``prompt_of``, ``parse`` and
+    ``free`` marks providers that cost nothing (offline ones). ``images`` prepares the
+    figures (by default PNG within the provider's ``image_limits``); the scales that fitted
+    in an earlier run of the same answers file are remembered. ``prompt_of``, ``parse`` and
     ``output_tokens_of`` (the reply length the estimate assumes) let another task, such as
     the density benchmark's table extraction, run through the same loop.
     """
@@ -158,7 +194,16 @@ async def run_questions(
     policy = policy or RetryPolicy()
     if concurrency < 1:
         raise FiggenError("--concurrency must be at least 1")
-    done = answered_qids(read_answers(out), model)
+    if images is None:
+        images = ImagePreparer(
+            dataset.image_path, provider.image_limits, min_side=policy.min_image_side
+        )
+    previous = read_answers(out)
+    done = answered_qids(previous, model)
+    figure_of = {item.qid: item.figure_id for item in dataset.items}
+    for row in previous:
+        if row.get("error") is None and row["qid"] in figure_of:
+            images.remember(figure_of[row["qid"]], float(row.get("image_scale") or 1.0))
     pending = [item for item in items if item.qid not in done]
     summary = RunSummary(skipped=len(items) - len(pending))
     price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
@@ -193,18 +238,24 @@ async def run_questions(
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
     ledger = _Ledger()
-    images: dict[str, FigureImage] = {}
+    prepared = images
 
     async def ask_one(item: QAItem, reservation: float) -> None:
         try:
-            if item.figure_id not in images:
-                images[item.figure_id] = FigureImage.from_file(dataset.image_path(item.figure_id))
-            prompt = Prompt(prompt_of(item), images[item.figure_id], item)
             started = time.monotonic()
             try:
-                reply, image, calls, latency = await ask_with_retries(
-                    provider, prompt, config, policy
-                )
+                async with prepared.turn(item.figure_id):
+                    prompt = Prompt(prompt_of(item), await prepared.image(item.figure_id), item)
+                    reply, image, calls, latency = await ask_with_retries(
+                        provider,
+                        prompt,
+                        config,
+                        policy,
+                        functools.partial(prepared.smaller, item.figure_id),
+                    )
+                    prepared.remember(item.figure_id, image.scale)
+            except FiggenError:
+                raise
             except Exception as exc:
                 if provider.is_fatal(exc):
                     raise _FatalError(redact(str(exc))) from None
@@ -229,6 +280,8 @@ async def run_questions(
                 usage={"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
                 cost_usd=cost,
                 image_scale=image.scale,
+                image_size=[image.width, image.height],
+                image_media_type=image.media_type,
                 latency_s=round(latency, 4),
                 attempts=calls,
             )
@@ -245,8 +298,18 @@ async def run_questions(
             bar.set_postfix_str(f"${summary.usage.cost_usd:.4f}")
 
     tasks: list[asyncio.Task[None]] = []
+    # while one figure's questions are asked, the next figure's image is prepared
+    upcoming = iter(dict.fromkeys(item.figure_id for item in pending))
+    next(upcoming, None)
+    ahead: list[asyncio.Task[object]] = []
+    current_figure = None
     try:
         for item in pending:
+            if item.figure_id != current_figure:
+                current_figure = item.figure_id
+                following = next(upcoming, None)
+                if following is not None:
+                    ahead.append(asyncio.create_task(_prefetch(prepared, following)))
             await slots.acquire()
             if ledger.failing >= policy.max_failures_in_a_row or any(
                 task.done() and task.exception() for task in tasks
@@ -268,6 +331,9 @@ async def run_questions(
             tasks.append(asyncio.create_task(ask_one(item, reservation)))
         results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        for task in ahead:
+            task.cancel()
+        await asyncio.gather(*ahead, return_exceptions=True)
         bar.close()
         writer.close()
         await provider.aclose()

@@ -24,8 +24,9 @@ SSMAPE_CORRECT = 0.05
 class Score:
     """One item's score; ``value`` is the metric's own number, ``correct`` a pass/fail view.
 
-    ``value`` is 1/0 for exact and relaxed metrics, the CER for ``cer``/``cer_list``, and the
-    signed sSMAPE for ``ssmape``. A rejected answer has neither and is skipped by means.
+    ``value`` is 1/0 for exact and relaxed metrics, the raw-string CER for ``cer`` and
+    ``cer_list`` (``normalized_cer`` beside it compares the LaTeX-normalised text), and the
+    signed sSMAPE for ``ssmape``. A rejected answer has no value and is never correct.
     """
 
     metric: Metric
@@ -33,6 +34,7 @@ class Score:
     correct: bool | None
     rejected: bool = False
     reason: str | None = None
+    normalized_cer: float | None = None
 
     @classmethod
     def rejected_answer(cls, metric: Metric, reason: str | None) -> Score:
@@ -77,13 +79,15 @@ def score_value(metric: Metric, prediction: Any, truth: Any) -> Score:
         value = _ssmape(prediction, truth)
         return Score(metric, value, abs(value) <= SSMAPE_CORRECT)
     if metric == "cer":
-        value = cer(_text(truth), _text(prediction))
-        return Score(metric, value, value == 0.0)
+        ref, hyp = _text(truth), _text(prediction)
+        value = cer(ref, hyp)
+        return Score(metric, value, value == 0.0, normalized_cer=cer(ref, hyp, normalize=True))
     if metric == "cer_list":
-        value = cer_list(
-            [_text(t) for t in _as_list(truth)], [_text(p) for p in _as_list(prediction)]
-        )
-        return Score(metric, value, value == 0.0)
+        refs = [_text(t) for t in _as_list(truth)]
+        hyps = [_text(p) for p in _as_list(prediction)]
+        value = cer_list(refs, hyps)
+        normalized = cer_list(refs, hyps, normalize=True)
+        return Score(metric, value, value == 0.0, normalized_cer=normalized)
     raise ValueError(f"unknown metric {metric!r}")
 
 
@@ -92,7 +96,7 @@ def _text(value: Any) -> str:
 
 
 def score_answer(item: QAItem, parsed: ParsedAnswer) -> Score:
-    """Score a parsed reply to ``item``; rejected replies stay rejected, never wrong."""
+    """Score a parsed reply to ``item``; a rejected reply is kept apart (and never correct)."""
     if parsed.rejected:
         return Score.rejected_answer(item.metric, parsed.reason)
     return score_value(item.metric, parsed.value, item.answer)

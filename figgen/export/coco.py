@@ -12,12 +12,10 @@ from typing import Any, get_args
 from figgen.export.provenance import provenance
 from figgen.export.source import BuiltDataset
 from figgen.export.staging import staged_folder
-from figgen.record import TEXT_KINDS, ElementKind
+from figgen.record import LAYOUT_KINDS, TEXT_KINDS, ElementKind
 
 ANNOTATIONS_FILE = "annotations.json"
 IMAGES_DIR = "images"
-
-_LAYOUT_KINDS = frozenset({"figure", "panel", "legend", "colorbar"})
 
 
 def category_ids(extra_kinds: Iterable[str] = ()) -> dict[str, int]:
@@ -34,7 +32,7 @@ def category_ids(extra_kinds: Iterable[str] = ()) -> dict[str, int]:
 def _supercategory(kind: str) -> str:
     if kind in TEXT_KINDS:
         return "text"
-    return "layout" if kind in _LAYOUT_KINDS else "mark"
+    return "layout" if kind in LAYOUT_KINDS else "mark"
 
 
 def coco_annotation(

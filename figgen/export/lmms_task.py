@@ -2,12 +2,10 @@
 
 ``figgen export --format lmms-eval`` copies this file next to the task YAML as ``utils.py``,
 so it imports nothing from figgen at load time. Each reply is scored in [0, 1] (higher is
-better) by the first of these that is installed:
-
-1. ``figgen.eval.metrics.score_answer(item, reply_text) -> float``;
-2. figgen's reply parser and scorer (``figgen.eval.parse.parse_reply`` and
-   ``figgen.eval.scoring.score_answer``): 1.0 when the answer counts as correct, else 0.0;
-3. exact match after light normalisation, with a warning that figgen's metrics are missing.
+better) by figgen's reply parser and scorer (``figgen.eval.parse.parse_reply`` and
+``figgen.eval.scoring.score_answer``: 1.0 when the answer counts as correct, else 0.0) where
+figgen is installed, otherwise by exact match after light normalisation, with a warning that
+figgen's metrics are missing.
 
 A reply figgen rejects as unparseable scores 0.0 here; ``figgen eval score`` reports those
 separately instead.
@@ -118,13 +116,6 @@ def exact_match(item: dict[str, Any], reply: str) -> float:
 
 
 def _figgen_scorer() -> Scorer | None:
-    try:
-        # The one-function contract asked of figgen.eval; absent until it provides it.
-        from figgen.eval.metrics import score_answer as score_item  # type: ignore[attr-defined]
-    except ImportError:
-        score_item = None
-    if score_item is not None:
-        return lambda item, reply: float(score_item(item, reply) or 0.0)
     try:
         from figgen.eval.parse import parse_reply
         from figgen.eval.scoring import score_answer

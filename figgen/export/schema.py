@@ -1,9 +1,8 @@
-"""The parquet schema shared by the HuggingFace export and sharded builds.
+"""The parquet schema of the HuggingFace export: its ``figures`` and ``qa`` configs.
 
-Two configs: ``figures`` (one row per figure, with every element's box) and ``qa`` (one row
-per question, with its figure's image). Boxes are PNG pixels ``[x0, y0, x1, y1]``, origin
-top-left. Nested values that vary by plot kind (``panels``) and answers of mixed type are
-stored as JSON strings so one schema fits every row.
+``figures`` (one row per figure, with every element's box) is the record's own table, shared
+with sharded builds (:mod:`figgen.record_rows`); ``qa`` has one row per question, with its
+figure's image. Answers of mixed type are stored as JSON strings so one schema fits every row.
 """
 
 from __future__ import annotations
@@ -13,35 +12,17 @@ from typing import Any
 
 from datasets import Features, Image, List, Value
 
+from figgen.record_rows import FIGURE_FEATURES, figure_row, image_cell
 from figgen.vqa.item import QAItem
 
-ELEMENT_FEATURE = {
-    "id": Value("int32"),
-    "kind": Value("string"),
-    "panel": Value("int32"),
-    "bbox": List(Value("float64"), length=4),
-    "text": Value("string"),
-}
-
-FIGURE_FEATURES = Features(
-    {
-        "image": Image(),
-        "figure_id": Value("string"),
-        "seed": Value("int64"),
-        "index": Value("int64"),
-        "width": Value("int32"),
-        "height": Value("int32"),
-        "dpi": Value("int32"),
-        "n_panels": Value("int32"),
-        "rows": Value("int32"),
-        "cols": Value("int32"),
-        "arrangement": Value("string"),
-        "plot_kinds": List(Value("string")),
-        "panels": Value("string"),
-        "elements": List(ELEMENT_FEATURE),
-    }
-)
-"""Columns of the ``figures`` config; ``panels`` is the record's panel list as JSON."""
+__all__ = [
+    "CONFIG_FEATURES",
+    "FIGURE_FEATURES",
+    "QA_FEATURES",
+    "figure_row",
+    "item_from_qa_row",
+    "qa_row",
+]
 
 QA_FEATURES = Features(
     {
@@ -67,44 +48,10 @@ QA_FEATURES = Features(
 CONFIG_FEATURES: dict[str, Features] = {"figures": FIGURE_FEATURES, "qa": QA_FEATURES}
 
 
-def _image_cell(figure_id: str, png_bytes: bytes) -> dict[str, Any]:
-    return {"bytes": png_bytes, "path": f"{figure_id}.png"}
-
-
-def figure_row(record: dict[str, Any], png_bytes: bytes) -> dict[str, Any]:
-    """One ``figures`` row from a figure record and its PNG."""
-    layout = record["layout"]
-    return {
-        "image": _image_cell(record["id"], png_bytes),
-        "figure_id": record["id"],
-        "seed": record["seed"],
-        "index": record["index"],
-        "width": record["image"]["width"],
-        "height": record["image"]["height"],
-        "dpi": record["image"]["dpi"],
-        "n_panels": layout["n_panels"],
-        "rows": layout["rows"],
-        "cols": layout["cols"],
-        "arrangement": layout["arrangement"],
-        "plot_kinds": [panel["kind"] for panel in record["panels"]],
-        "panels": json.dumps(record["panels"], ensure_ascii=False, separators=(",", ":")),
-        "elements": [
-            {
-                "id": element["id"],
-                "kind": element["kind"],
-                "panel": element.get("panel"),
-                "bbox": [float(v) for v in element["bbox"]],
-                "text": element.get("text"),
-            }
-            for element in record["elements"]
-        ],
-    }
-
-
 def qa_row(item: QAItem, png_bytes: bytes) -> dict[str, Any]:
     """One ``qa`` row from a question item and its figure's PNG."""
     return {
-        "image": _image_cell(item.figure_id, png_bytes),
+        "image": image_cell(item.figure_id, png_bytes),
         "qid": item.qid,
         "figure_id": item.figure_id,
         "question": item.question,

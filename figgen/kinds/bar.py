@@ -25,7 +25,8 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.families import Family, declare
+from figgen.vqa.families import ERROR_BARS, Family, declare
+from figgen.vqa.numbers import round_sig
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -159,6 +160,7 @@ class BarKind(KindHooks):
     noun = "bar chart"
     default_weight = 0.0
     families: tuple[Family, ...] = (
+        ERROR_BARS,
         N_CATEGORIES,
         N_SERIES,
         BAR_MODE,
@@ -199,6 +201,9 @@ class BarKind(KindHooks):
             "grid": bool(rng.random() < cfg.style.grid_p),
         }
         return Sampled(params={"series": params}, data=data.to_dict(), style=style)
+
+    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
+        return False, False  # bars carry no error bars; "none" is still a fair question
 
     def category_axis(self, panel: PanelSpec) -> Axis:
         return "y" if panel.data["orientation"] == "horizontal" else "x"
@@ -336,7 +341,7 @@ class BarKind(KindHooks):
                 panel,
                 f"in {loc}, what is the value{whose} for the category "
                 f'"{bars.categories[item]}"{length}?',
-                sig(series.values[item], 6),
+                round_sig(series.values[item]),
                 evidence=_bar_ids(ctx, index, s, item),
             )
         if bars.mode == "grouped":

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from figgen.vqa.context import FigureContext
     from figgen.vqa.families import Family
     from figgen.vqa.item import Level
+    from figgen.vqa.trends import PointSet
 
 Axis = Literal["x", "y"]
 
@@ -69,8 +70,10 @@ class PlotKind(Protocol):
     """How questions name a panel of this kind ("bar chart"); plural adds an "s"."""
     default_weight: float
     """Weight in the default kind mix; 0 makes the kind opt-in through ``kinds`` in the config."""
-    families: tuple[Family, ...]
-    """The families this kind's hooks ask (the ``kinds`` column of the family table)."""
+
+    @property
+    def families(self) -> tuple[Family, ...]:
+        """The families this kind's hooks ask (the ``kinds`` column of the family table)."""
 
     @property
     def config(self) -> type[Section]:
@@ -99,12 +102,34 @@ class PlotKind(Protocol):
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         """This kind's sentences of a panel description at ``level``."""
 
+    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool] | None:
+        """Whether x and y error bars are drawn; None where the question does not apply."""
+
+    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+        """The colormap a reader can identify in the panel, if any."""
+
+    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+        """The panel's sets of (x, y) points with a trend to judge (empty if none)."""
+
+    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
+        """For "which panel has the largest mean": (mean, value span, value-axis scale)."""
+
+    @property
+    def mean_phrase(self) -> str | None:
+        """What "the mean of ..." means for this kind in cross-panel questions, if asked."""
+
+    @property
+    def compares_fit(self) -> bool:
+        """Whether "which panel is the most linear" compares panels of this kind."""
+
 
 class KindHooks:
     """Defaults for the question-side hooks: a kind overrides what it has to say."""
 
     families: tuple[Family, ...] = ()
     default_weight: float = 1.0
+    mean_phrase: str | None = None
+    compares_fit: bool = False
 
     def category_axis(self, panel: PanelSpec) -> Axis | None:
         return None
@@ -114,6 +139,18 @@ class KindHooks:
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         return []
+
+    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool] | None:
+        return None
+
+    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+        return None
+
+    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+        return []
+
+    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
+        return None
 
 
 KINDS: dict[str, PlotKind] = {}

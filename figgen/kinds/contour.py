@@ -6,7 +6,7 @@ line levels; filled bands run between ``[min z] + levels + [max z]``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -21,9 +21,26 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
+from figgen.vqa import contour_trends
+from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
+from figgen.vqa.numbers import round_sig
+from figgen.vqa.series_questions import range_question
+from figgen.vqa.wording import count, has, num
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+    from figgen.vqa.context import FigureContext
+    from figgen.vqa.item import Level
+
+
+CONTOUR_STYLE = declare("contour_style", 1, "panel", "choice", "exact")
+MIN_Z = declare("min_z", 2, "panel", "number", "ssmape")
+MAX_Z = declare("max_z", 2, "panel", "number", "ssmape")
+N_PEAKS = declare("n_peaks", 3, "panel", "integer", "exact", is_count=True)
+GRADIENT_DIRECTION = declare("gradient_direction", 3, "panel", "choice", "exact")
+
+CONTOUR_STYLES = ["image", "lines", "both"]
+DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
 
 class ContourConfig(Section):
@@ -36,6 +53,7 @@ class ContourConfig(Section):
 
 class ContourKind(KindHooks):
     name = "contour"
+    families = (COLORMAP, CONTOUR_STYLE, MEAN_Y, X_RANGE, MIN_Z, MAX_Z, N_PEAKS, GRADIENT_DIRECTION)
     config = ContourConfig
     noun = "contour plot"
 
@@ -158,6 +176,87 @@ class ContourKind(KindHooks):
 
         return Drawn(probes=[probe], colorbar=cbar)
 
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        loc, style = ctx.location(panel), panel.get("style", {})
+        fields = ctx.element_ids(panel["index"], "contour_level", "contour_band")
+        if level == 1:
+            if style.get("contour_style") in CONTOUR_STYLES:
+                ctx.ask(
+                    CONTOUR_STYLE,
+                    panel,
+                    f"how is the contour plot in {loc} drawn: as a "
+                    "filled colour image without contour lines (image), as contour lines "
+                    "only (lines), or as a filled image with contour lines on top (both)?",
+                    style["contour_style"],
+                    choices=list(CONTOUR_STYLES),
+                    evidence=fields,
+                )
+        elif level == 2:
+            _values(ctx, panel, loc, fields)
+        else:
+            evidence = ctx.element_ids(panel["index"], "colorbar", "contour_level", "contour_band")
+            peaks = contour_trends.n_peaks(panel)
+            if peaks is not None:
+                ctx.ask(
+                    N_PEAKS,
+                    panel,
+                    "how many separate peaks (local maxima of the contoured "
+                    f"quantity) does {loc} show? Use the colour bar to tell high values from "
+                    "low ones.",
+                    peaks,
+                    evidence=evidence,
+                )
+            direction = contour_trends.gradient_direction(panel)
+            if direction is not None:
+                ctx.ask(
+                    GRADIENT_DIRECTION,
+                    panel,
+                    f"in {loc}, in which direction do the values "
+                    "of the contoured quantity increase (use the colour bar)?",
+                    direction,
+                    choices=list(DIRECTION_CHOICES),
+                    evidence=evidence,
+                )
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        data, style = panel["data"], panel.get("style", {})
+        if level == 1:
+            how = {
+                "image": "a filled colour image",
+                "lines": "contour lines",
+                "both": "a filled colour image with contour lines",
+            }.get(style.get("contour_style"), "contours")
+            levels = count(len(data.get("levels", [])), "level")
+            out = [f"It is drawn as {how} with {levels}."]
+            if style.get("colormap"):
+                out.append(f"Colours follow the {style['colormap']} colormap.")
+            return out
+        if level == 2:
+            z = np.asarray(data["z"], dtype=float)
+            row, col = np.unravel_index(int(np.argmax(z)), z.shape)
+            text = (
+                f"The field covers x from {num(min(data['x']))} to {num(max(data['x']))} and y "
+                f"from {num(min(data['y']))} to {num(max(data['y']))}; its values run from "
+                f"{num(z.min())} to {num(z.max())}, highest near x = {num(data['x'][col])}, "
+                f"y = {num(data['y'][row])}."
+            )
+            mean = contour_mean_y(panel)
+            return [text + (f" Its mean y is {num(mean)}." if mean is not None else "")]
+        out = []
+        peaks = contour_trends.n_peaks(panel)
+        if peaks is not None:
+            out.append(f"The field has {count(peaks, 'separate peak')}.")
+        direction = contour_trends.gradient_direction(panel)
+        if direction is not None:
+            out.append(f"The values increase from {direction}.")
+        return out
+
+    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+        # only a filled contour shows its map: lines alone show too few colours to tell maps apart
+        style = panel.get("style", {})
+        filled = style.get("contour_style") in ("image", "both")
+        return style.get("colormap") or None if filled else None
+
 
 def _upsample(coarse: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Bilinear interpolation of a coarse grid onto rows x cols: a smooth random field."""
@@ -165,6 +264,56 @@ def _upsample(coarse: np.ndarray, rows: int, cols: int) -> np.ndarray:
     c = np.linspace(0, coarse.shape[1] - 1, cols)
     along_cols = np.array([np.interp(c, np.arange(coarse.shape[1]), row) for row in coarse])
     return np.array([np.interp(r, np.arange(coarse.shape[0]), col) for col in along_cols.T]).T
+
+
+def contour_mean_y(panel: dict[str, Any]) -> float | None:
+    """The mean y of what a contour panel shows.
+
+    Where the field was estimated from samples, the mean of those samples. For a field of
+    Gaussian bumps (``gmm``), the y of its centre of mass (weights ``z - min(z)``), which is
+    where the blobs sit. Planes and random fields have no such visible centre: None.
+    """
+    data = panel["data"]
+    samples = data.get("samples_y")
+    if samples is not None and len(samples) > 0:
+        return float(np.mean(samples))
+    if panel.get("distribution") != "gmm":
+        return None
+    z = np.asarray(data["z"], dtype=float)
+    weights = z - z.min()
+    total = weights.sum()
+    if total <= 0:
+        return None
+    y = np.asarray(data["y"], dtype=float)
+    return float((weights.sum(axis=1) * y).sum() / total)
+
+
+def _values(ctx: FigureContext, panel: dict[str, Any], loc: str, fields: list[int]) -> None:
+    data, style = panel["data"], panel.get("style", {})
+    mean = contour_mean_y(panel)
+    if mean is not None:
+        sampled = has(data.get("samples_y"))
+        what = (
+            "the mean y value of the points whose density the contours show"
+            if sampled
+            else "the mean y value of the quantity the contours show (the y coordinate of "
+            "its centre of mass)"
+        )
+        ctx.ask(MEAN_Y, panel, f"in {loc}, what is {what}?", round_sig(mean), evidence=fields)
+    range_question(ctx, panel, "the contours", min(data["x"]), max(data["x"]), fields)
+    if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
+        # filled bands run from min(z) to max(z), so the colour bar spans exactly that
+        z = [float(v) for row in data["z"] for v in row]
+        bar = ctx.element_ids(panel["index"], "colorbar", "colorbar_tick_label")
+        for family, word, value in ((MIN_Z, "smallest", min(z)), (MAX_Z, "largest", max(z))):
+            ctx.ask(
+                family,
+                panel,
+                f"in {loc}, what is the {word} value of the quantity shown "
+                "by the filled contours, read on the colour bar?",
+                round_sig(value),
+                evidence=bar,
+            )
 
 
 register(ContourKind())

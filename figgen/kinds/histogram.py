@@ -6,6 +6,7 @@ are drawn from the stored edges and counts, so what is drawn is exactly what is 
 
 from __future__ import annotations
 
+import statistics
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,9 +20,28 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
+from figgen.vqa import trends
+from figgen.vqa.families import ERROR_BARS, declare
+from figgen.vqa.numbers import round_sig
+from figgen.vqa.series_questions import range_question
+from figgen.vqa.wording import count, has, num
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+    from figgen.vqa.context import FigureContext
+    from figgen.vqa.item import Level
+
+
+N_BARS = declare("n_bars", 1, "panel", "integer", "exact", is_count=True)
+HIST_MEAN = declare("hist_mean", 2, "panel", "number", "ssmape")
+MAX_COUNT = declare("max_count", 2, "panel", "number", "ssmape")
+BIN_RANGE = declare("bin_range", 2, "panel", "number_pair", "relaxed_5pct")
+SYMMETRY = declare("symmetry", 3, "panel", "choice", "exact")
+N_MODES = declare("n_modes", 3, "panel", "integer", "exact", is_count=True)
+
+SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
+MIN_VISIBLE_BAR = 0.01
+"""A histogram's bars are countable when every bin holds at least this share of the tallest."""
 
 
 class HistogramConfig(Section):
@@ -33,6 +53,7 @@ class HistogramConfig(Section):
 
 class HistogramKind(KindHooks):
     name = "histogram"
+    families = (ERROR_BARS, N_BARS, HIST_MEAN, MAX_COUNT, BIN_RANGE, SYMMETRY, N_MODES)
     config = HistogramConfig
     noun = "histogram"
 
@@ -143,6 +164,119 @@ class HistogramKind(KindHooks):
             return marks
 
         return Drawn(probes=[probe])
+
+    mean_phrase = "the data shown by the histograms (the mean of the underlying values)"
+
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        loc, data = ctx.location(panel), panel["data"]
+        bars = ctx.element_ids(panel["index"], "bar")
+        if level == 1:
+            counts = [float(c) for c in data["counts"]]
+            if counts and min(counts) > 0 and min(counts) >= MIN_VISIBLE_BAR * max(counts):
+                ctx.ask(
+                    N_BARS,
+                    panel,
+                    f"how many bars does the histogram in {loc} have?",
+                    len(counts),
+                    evidence=bars,
+                )
+        elif level == 2:
+            _values(ctx, panel, loc, bars)
+        else:
+            shape = trends.symmetry(panel)
+            if shape is not None:
+                ctx.ask(
+                    SYMMETRY,
+                    panel,
+                    f"is the distribution shown by the histogram in {loc} "
+                    "symmetric, left-skewed (long tail toward smaller values) or "
+                    "right-skewed (long tail toward larger values)?",
+                    shape,
+                    choices=list(SYMMETRY_CHOICES),
+                    evidence=bars,
+                )
+            modes = trends.n_modes(panel)
+            if modes is not None:
+                ctx.ask(
+                    N_MODES,
+                    panel,
+                    "how many separate peaks (modes) does the distribution "
+                    f"shown by the histogram in {loc} have?",
+                    modes,
+                    evidence=bars,
+                )
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        data = panel["data"]
+        counts, edges = data["counts"], data["bin_edges"]
+        if level == 1:
+            direction = "horizontal" if data.get("orientation") == "horizontal" else "vertical"
+            return [f"It shows {count(len(counts), direction + ' bin')}."]
+        if level == 2:
+            top = int(np.argmax(counts))
+            centre = (edges[top] + edges[top + 1]) / 2
+            return [
+                f"The bars cover values from {num(edges[0])} to {num(edges[-1])}; the "
+                f"tallest bar holds {num(counts[top])} at about {num(centre)}. The underlying "
+                f"data ({count(len(data['samples']), 'value')}) have mean "
+                f"{num(statistics.fmean(data['samples']))}."
+            ]
+        out = []
+        shape = trends.symmetry(panel)
+        if shape is not None:
+            out.append(f"The distribution is {shape}.")
+        modes = trends.n_modes(panel)
+        if modes is not None:
+            out.append(f"It has {count(modes, 'peak')}.")
+        return out
+
+    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
+        # count errors lie along the bars: vertical bars get y error bars
+        horizontal = panel["data"].get("orientation") == "horizontal"
+        errors = has(panel["data"].get("errors"))
+        return horizontal and errors, not horizontal and errors
+
+    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
+        data = panel["data"]
+        horizontal = data.get("orientation") == "horizontal"
+        edges = data["bin_edges"]
+        scale = panel.get("yscale" if horizontal else "xscale", "linear")
+        return statistics.fmean(data["samples"]), edges[-1] - edges[0], scale
+
+
+def _values(ctx: FigureContext, panel: dict[str, Any], loc: str, bars: list[int]) -> None:
+    data = panel["data"]
+    ctx.ask(
+        HIST_MEAN,
+        panel,
+        "what is the mean of the data whose distribution the histogram in "
+        f"{loc} shows (the mean of the underlying values, not of the bar heights)?",
+        round_sig(statistics.fmean(data["samples"])),
+        evidence=bars,
+    )
+    counts, edges = data["counts"], data["bin_edges"]
+    filled = [i for i, c in enumerate(counts) if c > 0]
+    if filled:
+        count_axis = "x" if data.get("orientation") == "horizontal" else "y"
+        value_axis = "y" if count_axis == "x" else "x"
+        ctx.ask(
+            MAX_COUNT,
+            panel,
+            f"in {loc}, how long is the longest bar of the histogram, "
+            f"read on the {count_axis} axis?",
+            round_sig(max(counts)),
+            evidence=bars,
+        )
+        range_question(
+            ctx,
+            panel,
+            "the bars",
+            edges[filled[0]],
+            edges[filled[-1] + 1],
+            bars,
+            family=BIN_RANGE,
+            axis=value_axis,
+        )
 
 
 register(HistogramKind())

@@ -6,7 +6,8 @@ parameters of that series (see ``figgen.sample.distributions.relation``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import statistics
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -27,12 +28,41 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
+from figgen.vqa.colors import COLOR_NAMES
+from figgen.vqa.families import (
+    ERROR_BARS,
+    LINEARITY,
+    MAX_Y,
+    MEAN_Y,
+    MEDIAN_Y,
+    MIN_Y,
+    TREND,
+    X_RANGE,
+    declare,
+)
+from figgen.vqa.numbers import number_text, round_sig
+from figgen.vqa.series import series_colors, series_names
+from figgen.vqa.series_questions import (
+    range_question,
+    shape_questions,
+    shape_sentence,
+    stats_questions,
+)
+from figgen.vqa.trends import PointSet
+from figgen.vqa.wording import cap, count, has, join, num
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+    from figgen.vqa.context import FigureContext
+    from figgen.vqa.item import Level
 
 MARKERS = ("o", "s", "^", "v", "D", "*", "p", "h", "<", ">", "x", "+", "d")
 LINESTYLES = ("-", "-", "-", "--", "-.", ":")
+
+
+N_LINES = declare("n_lines", 1, "panel", "integer", "exact", is_count=True)
+LINE_COLORS = declare("line_colors", 1, "panel", "choice_list", "exact_set")
+VALUE_AT_X = declare("value_at_x", 2, "panel", "number", "ssmape")
 
 
 class LineConfig(Section):
@@ -47,6 +77,19 @@ class LineConfig(Section):
 class LineKind(KindHooks):
     name = "line"
     config = LineConfig
+    families = (
+        ERROR_BARS,
+        N_LINES,
+        LINE_COLORS,
+        MEAN_Y,
+        MEDIAN_Y,
+        MIN_Y,
+        MAX_Y,
+        VALUE_AT_X,
+        X_RANGE,
+        LINEARITY,
+        TREND,
+    )
     noun = "line plot"
 
     def sample(
@@ -148,6 +191,58 @@ class LineKind(KindHooks):
 
         return Drawn(probes=[probe])
 
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        if level == 1:
+            _level1(ctx, panel)
+        elif level == 2:
+            _level2(ctx, panel)
+        else:
+            names = [f"the data points of {n}" if n else None for n in series_names(panel)]
+            for s, (points, name) in enumerate(zip(self.point_sets(panel), names, strict=True)):
+                if name is not None:
+                    evidence = ctx.element_ids(panel["index"], "line", "marker", series=s)
+                    shape_questions(ctx, panel, points, name, evidence)
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        series = panel["data"]["series"]
+        names = series_names(panel)
+        if level == 1:
+            colors = series_colors(panel)
+            shown = [c for c in colors if c]
+            out = [
+                f"It shows {count(len(series), 'line')}"
+                + (f" ({join(shown)})" if len(shown) == len(colors) else "")
+                + (" with markers." if panel.get("style", {}).get("marker") else ".")
+            ]
+            labels = [s.get("label") for s in series]
+            if panel.get("style", {}).get("legend") and all(labels):
+                out.append("A legend names them " + join([f'"{label}"' for label in labels]) + ".")
+            return out
+        out = []
+        for s, points, name in zip(series, self.point_sets(panel), names, strict=True):
+            who = cap(name) if name else "One line"
+            if level == 2:
+                ys = s["y"]
+                out.append(
+                    f"{who} runs from x = {num(min(s['x']))} to {num(max(s['x']))}"
+                    f" with y between {num(min(ys))} and {num(max(ys))} "
+                    f"(mean {num(statistics.fmean(ys))})."
+                )
+            elif (sentence := shape_sentence(panel, points, who, plural=False)) is not None:
+                out.append(sentence)
+        return out
+
+    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
+        series = panel["data"]["series"]
+        return any(has(s.get("xerr")) for s in series), any(has(s.get("yerr")) for s in series)
+
+    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+        params = panel.get("params", {}).get("series") or []
+        return [
+            PointSet(list(s["x"]), list(s["y"]), params[i] if i < len(params) else {})
+            for i, s in enumerate(panel["data"]["series"])
+        ]
+
 
 def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.ndarray:
     """Positive error sizes; on a log axis kept below the value so bars stay drawable."""
@@ -155,6 +250,54 @@ def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.nd
         return np.abs(values) * rng.uniform(0.05, 0.5, values.shape)
     scale = float(np.ptp(values)) or max(abs(float(np.mean(values))), 1.0)
     return scale * rng.uniform(0.02, 0.12, values.shape)
+
+
+def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
+    index, loc, series = panel["index"], ctx.location(panel), panel["data"]["series"]
+    lines = ctx.element_ids(index, "line")
+    ctx.ask(
+        N_LINES,
+        panel,
+        f"how many lines (data series) are drawn in {loc}?",
+        len(series),
+        evidence=lines,
+    )
+    names = series_colors(panel)
+    if all(names) and len(set(names)) == len(names):
+        ordered = [name for name in COLOR_NAMES if name in names]
+        ctx.ask(
+            LINE_COLORS,
+            panel,
+            f"what colours are the lines in {loc}? Name each line's colour once.",
+            ordered,
+            choices=list(COLOR_NAMES),
+            evidence=lines,
+        )
+
+
+def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
+    index, loc, data = panel["index"], ctx.location(panel), panel["data"]
+    for s, (series, name) in enumerate(zip(data["series"], series_names(panel), strict=True)):
+        if name is None:
+            continue
+        evidence = ctx.element_ids(index, "line", "marker", series=s)
+        xs, ys = [float(v) for v in series["x"]], [float(v) for v in series["y"]]
+        if not ys:
+            continue
+        stats_questions(ctx, panel, f"the points of {name}", ys, evidence)
+        middle = len(xs) // 2
+        quoted = number_text(xs[middle])
+        if [number_text(x) for x in xs].count(quoted) > 1:
+            continue  # two drawn points would answer to the same quoted x
+        ctx.ask(
+            VALUE_AT_X,
+            panel,
+            f"in {loc}, what is the y value of {name} at x = {quoted}?",
+            round_sig(ys[middle]),
+            evidence=evidence,
+        )
+    all_x = [float(v) for series in data["series"] for v in series["x"]]
+    range_question(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))
 
 
 register(LineKind())

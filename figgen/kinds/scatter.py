@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import statistics
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -20,11 +21,38 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
+from figgen.vqa import trends
+from figgen.vqa.families import (
+    COLORMAP,
+    ERROR_BARS,
+    LINEARITY,
+    MAX_Y,
+    MEAN_Y,
+    MEDIAN_Y,
+    MIN_Y,
+    TREND,
+    X_RANGE,
+    declare,
+)
+from figgen.vqa.series_questions import (
+    range_question,
+    shape_questions,
+    shape_sentence,
+    stats_questions,
+)
+from figgen.vqa.trends import PointSet
+from figgen.vqa.wording import count, has, num
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+    from figgen.vqa.context import FigureContext
+    from figgen.vqa.item import Level
 
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
+
+
+N_POINTS = declare("n_points", 1, "panel", "integer", "exact", is_count=True)
+N_CLUSTERS = declare("n_clusters", 3, "panel", "integer", "exact", is_count=True)
 
 
 class ScatterConfig(Section):
@@ -42,6 +70,19 @@ class ScatterConfig(Section):
 
 class ScatterKind(KindHooks):
     name = "scatter"
+    families = (
+        ERROR_BARS,
+        COLORMAP,
+        N_POINTS,
+        MEAN_Y,
+        MEDIAN_Y,
+        MIN_Y,
+        MAX_Y,
+        X_RANGE,
+        LINEARITY,
+        TREND,
+        N_CLUSTERS,
+    )
     config = ScatterConfig
     noun = "scatter plot"
 
@@ -166,6 +207,78 @@ class ScatterKind(KindHooks):
             return marks
 
         return Drawn(probes=[probe], colorbar=cbar)
+
+    mean_phrase = "the y values of the scatter plots"
+    compares_fit = True
+
+    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+        loc, data = ctx.location(panel), panel["data"]
+        points = ctx.element_ids(panel["index"], "point")
+        if level == 1:
+            ctx.ask(
+                N_POINTS,
+                panel,
+                f"how many data points are plotted in the scatter plot in {loc}?",
+                len(data["x"]),
+                evidence=points,
+            )
+        elif level == 2:
+            what = "the plotted points"
+            stats_questions(ctx, panel, what, [float(v) for v in data["y"]], points)
+            range_question(ctx, panel, what, min(data["x"]), max(data["x"]), points)
+        else:
+            for point_set in self.point_sets(panel):
+                shape_questions(ctx, panel, point_set, "the plotted points", points)
+            clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
+            if clusters is not None:
+                ctx.ask(
+                    N_CLUSTERS,
+                    panel,
+                    f"into how many separate clusters do the points in {loc} fall?",
+                    clusters,
+                    evidence=points,
+                )
+
+    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+        data = panel["data"]
+        if level == 1:
+            out = [f"It shows {count(len(data['x']), 'point')}."]
+            cmap = panel.get("style", {}).get("colormap")
+            if cmap and data.get("c") is not None:
+                out.append(f"Colours follow the {cmap} colormap.")
+            return out
+        if level == 2:
+            xs, ys = data["x"], data["y"]
+            return [
+                f"The points span x from {num(min(xs))} to {num(max(xs))} and "
+                f"y from {num(min(ys))} to {num(max(ys))}, with mean y "
+                f"{num(statistics.fmean(ys))} and median y {num(statistics.median(ys))}."
+            ]
+        out = [
+            sentence
+            for point_set in self.point_sets(panel)
+            if (sentence := shape_sentence(panel, point_set, "The points", plural=True))
+        ]
+        clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
+        if clusters is not None:
+            out.append(f"The points form {count(clusters, 'separate cluster')}.")
+        return out
+
+    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
+        return has(panel["data"].get("xerr")), has(panel["data"].get("yerr"))
+
+    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+        # a scatter shows its colormap only through colour values
+        name = panel.get("style", {}).get("colormap")
+        return name if name and has(panel["data"].get("c")) else None
+
+    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+        data = panel["data"]
+        return [PointSet(list(data["x"]), list(data["y"]), panel.get("params", {}))]
+
+    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
+        ys = panel["data"]["y"]
+        return statistics.fmean(ys), max(ys) - min(ys), panel.get("yscale", "linear")
 
 
 def _colour_values(

@@ -22,19 +22,6 @@ from figgen.render.elements import Measured
 from figgen.sample.layout import snap_inches
 from figgen.spec import FigureSpec, PanelSpec
 
-TEXT_BOX_KINDS = frozenset(
-    {
-        "title",
-        "xlabel",
-        "ylabel",
-        "xtick_label",
-        "ytick_label",
-        "offset_text",
-        "legend",
-        "colorbar_label",
-        "colorbar_tick_label",
-    }
-)
 FONT_OF_KIND = {
     "title": "title",
     "xlabel": "label",
@@ -46,6 +33,9 @@ FONT_OF_KIND = {
     "colorbar_label": "colorbar",
     "colorbar_tick_label": "colorbar",
 }
+TEXT_BOX_KINDS = frozenset(FONT_OF_KIND)
+"""The texts checked for overlaps: the record's text kinds, with a legend as one box (its
+entries sit inside it)."""
 MIN_FONT = {"title": 5.0, "label": 5.0, "tick": 4.0, "colorbar": 4.0, "legend": 4.0}
 SHRINK = 0.75
 MIN_PANEL_SHARE = 0.2

@@ -1,1 +1,3 @@
-"""Sampling: every random choice of a figure, numpy only; ``figure.sample_figure`` is the entry."""
+"""Sampling helpers: random streams, distributions, layout, style and text, numpy only.
+
+:func:`figgen.compose.sample_figure` puts them and the plot kinds together into a spec."""

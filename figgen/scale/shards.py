@@ -1,7 +1,8 @@
-"""Parquet-sharded builds: records and images straight into shards of the export's schema.
+"""Parquet-sharded builds: records and images straight into shards of the record table.
 
 Shard ``k`` holds figures ``k*size .. (k+1)*size - 1`` (fewer in the last one), in
-``figures/shard-<first>-<last>.parquet``, with the rows of the HF export's ``figures`` config.
+``figures/shard-<first>-<last>.parquet``, with the rows of the record table
+(:mod:`figgen.record_rows`, the HF export's ``figures`` config).
 A shard is written to a temporary file and published in one step, so a shard file that
 exists is complete: a rerun builds exactly the missing shards. Each shard's parquet metadata
 also keeps what the schema has no column for (the record without panels and elements, e.g.
@@ -97,8 +98,8 @@ def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from figgen.export.schema import FIGURE_FEATURES, figure_row
     from figgen.generate import generate_figure
+    from figgen.record_rows import FIGURE_FEATURES, figure_row
 
     schema = FIGURE_FEATURES.arrow_schema
     heads: list[dict[str, Any]] = []

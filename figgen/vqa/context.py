@@ -12,7 +12,7 @@ from figgen.kinds import KINDS as REGISTRY
 from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
 from figgen.vqa.families import Family
-from figgen.vqa.item import AnswerType, Level, Metric, QAItem, Scope
+from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
 
 log = logging.getLogger(__name__)
@@ -93,69 +93,39 @@ class FigureContext:
         evidence: list[int] | None = None,
         answer_key: str | None = None,
     ) -> None:
-        """Append one item of a declared family (see :meth:`add`)."""
-        self.add(
-            level=family.level,
-            scope=family.scope,
-            family=family.name,
-            panel=panel,
-            question=question,
-            answer=answer,
-            answer_type=family.answer_type,
-            metric=family.metric,
-            answer_key=answer_key,
-            choices=choices,
-            evidence=evidence,
-        )
+        """Append one item of a declared family; its qid counts items of that family and panel.
 
-    def add(
-        self,
-        *,
-        level: Level,
-        scope: Scope,
-        family: str,
-        panel: dict[str, Any] | None,
-        question: str,
-        answer: Any,
-        answer_type: AnswerType,
-        metric: Metric,
-        answer_key: str | None = None,
-        choices: list[str] | None = None,
-        evidence: list[int] | None = None,
-    ) -> None:
-        """Append one item; its qid counts items of the same family and panel.
-
-        An answer holding a non-finite number (NaN or infinity) is not askable and is dropped.
+        ``question`` starts lower-case (it is capitalised here) and gets the family's answer
+        instruction appended. An answer holding a non-finite number (NaN or infinity) is not
+        askable and is dropped.
         """
         if not _finite(answer):
-            log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family)
+            log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
             return
-        key = answer_key or family
-        where = (
-            "fig"
-            if scope == "figure"
-            else "cross"
-            if scope == "cross-panel"
-            else str(panel["index"] if panel else "fig")
-        )
-        n = self._counts[(family, where)]
-        self._counts[(family, where)] += 1
-        location = self.location(panel) if panel is not None else None
+        key = answer_key or family.answer_key
+        if family.scope == "figure":
+            where = "fig"
+        elif family.scope == "cross-panel":
+            where = "cross"
+        else:
+            where = str(panel["index"] if panel else "fig")
+        n = self._counts[(family.name, where)]
+        self._counts[(family.name, where)] += 1
         text = question[0].upper() + question[1:]
         self.items.append(
             QAItem(
-                qid=f"{self.figure_id}-{family}-{where}-{n}",
+                qid=f"{self.figure_id}-{family.name}-{where}-{n}",
                 figure_id=self.figure_id,
-                level=level,
-                scope=scope,
+                level=family.level,
+                scope=family.scope,
                 panel=panel["index"] if panel is not None else None,
-                location=location,
-                family=family,
-                question=f"{text} {answer_instruction(key, answer_type, choices)}",
+                location=self.location(panel) if panel is not None else None,
+                family=family.name,
+                question=f"{text} {answer_instruction(key, family.answer_type, choices)}",
                 answer=answer,
-                answer_type=answer_type,
+                answer_type=family.answer_type,
                 answer_key=key,
-                metric=metric,
+                metric=family.metric,
                 choices=list(choices) if choices else None,
                 evidence=sorted(evidence or []),
             )
@@ -168,16 +138,3 @@ def _finite(value: Any) -> bool:
     if isinstance(value, list):
         return all(_finite(v) for v in value)
     return True
-
-
-def sig(value: float, digits: int = 6) -> float:
-    """Round to ``digits`` significant figures, keeping JSON small and answers stable."""
-    if value == 0 or value != value:
-        return float(value)
-    return float(f"{value:.{digits}g}")
-
-
-def number_text(value: float) -> str:
-    """A drawn x value as a reader would see it quoted: at most 4 significant figures."""
-    text = f"{value:.4g}"
-    return text.replace("e+0", "e").replace("e-0", "e-").replace("e+", "e")

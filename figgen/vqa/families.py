@@ -3,7 +3,8 @@
 A family fixes everything about its items except the words, the answer and the evidence: its
 level, scope, answer type, metric, answer key and whether it counts something. Builders ask with
 ``ctx.ask(FAMILY, panel, question, answer, ...)``; aggregation reads ``is_count`` from here
-instead of guessing from the name. Plot kinds declare their own families in their modules.
+(through :func:`figgen.vqa.table.is_count`) instead of guessing from the name. Plot kinds
+declare their own families in their modules.
 """
 
 from __future__ import annotations
@@ -52,11 +53,6 @@ def declare(
     return family
 
 
-def family(name: str) -> Family | None:
-    """The declaration of ``name``, or None for a family this version does not know."""
-    return FAMILIES.get(name)
-
-
 # The families every figure or every panel gets, whatever its kinds. Kind-owned families are
 # declared in the kind's module (``figgen/kinds/<kind>.py``) and listed in its ``families``.
 PANEL_COUNT = declare("panel_count", 1, "figure", "integer", "exact", is_count=True)
@@ -80,17 +76,11 @@ LARGEST_MEAN = declare("largest_mean", 2, "cross-panel", "choice", "exact")
 SAME_TREND = declare("same_trend", 3, "cross-panel", "choice", "exact")
 STRONGEST_LINEAR = declare("strongest_linear", 3, "cross-panel", "choice", "exact")
 
-EVERY_PANEL: tuple[Family, ...] = (
-    PLOT_TYPE,
-    TITLE,
-    XLABEL,
-    YLABEL,
-    ERROR_BARS,
-    COLORMAP,
-    AXIS_SCALE,
-    TICK_VALUES,
-)
-"""Panel families the shared builders ask of a panel of any kind (where it applies)."""
+EVERY_PANEL: tuple[Family, ...] = (PLOT_TYPE, TITLE, XLABEL, YLABEL, AXIS_SCALE, TICK_VALUES)
+"""Panel families the shared builders ask of a panel of any kind (where it applies).
+
+``error_bars`` and ``colormap`` are asked by shared code too, but only of the kinds whose hooks
+say they apply; those kinds list them in their ``families``."""
 
 # Families shared by several kinds, asked through the helpers in figgen.vqa.panel_values.
 MEAN_Y = declare("mean_y", 2, "panel", "number", "ssmape")

@@ -40,6 +40,7 @@ Contour fields (gradient direction, peaks): see :mod:`figgen.vqa.contour_trends`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -84,16 +85,6 @@ def linearity(
     return None
 
 
-def point_sets(panel: dict[str, Any]) -> list[tuple[list[float], list[float]]]:
-    """The (x, y) point sets of a line or scatter panel: one per series, or the scatter."""
-    data = panel["data"]
-    if panel["kind"] == "line":
-        return [(list(s["x"]), list(s["y"])) for s in data["series"]]
-    if panel["kind"] == "scatter":
-        return [(list(data["x"]), list(data["y"]))]
-    return []
-
-
 def display_fit(
     panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
 ) -> tuple[float, float, float]:
@@ -104,35 +95,35 @@ def display_fit(
     return linear_fit(xs[keep], ys[keep])
 
 
-def _generating_slope(panel: dict[str, Any], index: int) -> float | None:
-    params = panel.get("params", {})
-    if panel["kind"] == "line":
-        series = params.get("series") or []
-        params = series[index] if index < len(series) else {}
-    slope = params.get("slope")
-    return float(slope) if slope is not None else None
+@dataclass
+class PointSet:
+    """One set of drawn points of a panel (a line's series, a scatter) and its generator."""
+
+    x: list[float]
+    y: list[float]
+    params: dict[str, Any] = field(default_factory=dict)
 
 
-def series_trend(panel: dict[str, Any], index: int) -> Trend | None:
-    """Whether point set ``index`` of a panel rises or falls, where it is clearly linear.
+def series_trend(panel: dict[str, Any], points: PointSet) -> Trend | None:
+    """Whether one drawn point set rises or falls, where it is clearly linear.
 
-    The direction is the sign of the generating slope (a log axis keeps it: the generator maps
-    values onto decades monotonically) and must match the fit of the drawn points.
+    The direction is the sign of the generating slope (``params["slope"]``; a log axis keeps
+    it: the generator maps values onto decades monotonically) and must match the fit of the
+    drawn points.
     """
-    x, y = point_sets(panel)[index]
     xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
-    if linearity(x, y, panel["distribution"], xscale, yscale) != "linear":
+    if linearity(points.x, points.y, panel["distribution"], xscale, yscale) != "linear":
         return None
-    slope = _generating_slope(panel, index)
-    drawn = display_fit(panel, x, y)[0]
+    slope = points.params.get("slope")
+    drawn = display_fit(panel, points.x, points.y)[0]
     if slope is None or slope == 0 or (slope > 0) != (drawn > 0):
         return None
     return "increasing" if slope > 0 else "decreasing"
 
 
-def panel_trend(panel: dict[str, Any]) -> Trend | None:
-    """The common direction of every linear relation in a line or scatter panel, or None."""
-    directions = {series_trend(panel, i) for i in range(len(point_sets(panel)))}
+def panel_trend(panel: dict[str, Any], point_sets: Sequence[PointSet]) -> Trend | None:
+    """The common direction of every linear relation of a panel's point sets, or None."""
+    directions = {series_trend(panel, points) for points in point_sets}
     if len(directions) != 1:
         return None
     return directions.pop()

@@ -192,7 +192,7 @@ def items() -> list[QAItem]:
         (
             "fig-000001",
             dict(
-                family="bar_count",
+                family="n_bars",
                 scope="panel",
                 panel=0,
                 question="How many bars?",
@@ -303,3 +303,13 @@ def make_dataset(root: Path) -> Path:
             handle.write(json.dumps(item.to_dict()) + "\n")
     (root / "manifest.json").write_text(json.dumps({"n_figures": len(FIGURES)}), encoding="utf-8")
     return root
+
+
+def assert_perfect_family(entry: dict[str, Any], family: str) -> None:
+    """A family entry of metrics.json that an oracle run must produce: nothing wrong."""
+    assert entry["accuracy"] == entry["accuracy_answered"] == 1.0, family
+    assert entry["rejected"] == entry["errors"] == 0 and entry["rejection_rate"] == 0.0, family
+    if entry["metric"] == "ssmape":
+        assert entry["ssmape_abs"] == entry["ssmape_bias"] == 0.0, family
+    if entry["metric"] in ("cer", "cer_list"):
+        assert entry["cer"] == entry["cer_normalized"] == 0.0, family

@@ -34,10 +34,22 @@ def test_cer_empty_reference_is_guarded() -> None:
     assert cer(None, None) == 0.0
 
 
-def test_latex_is_normalised_on_both_sides() -> None:
+def test_cer_compares_raw_strings_by_default() -> None:
+    # "$\alpha^{2}$ flux" (17 characters) -> "α^2 flux": "$\alpha" becomes "α" (6 deletions
+    # and a substitution... counted by hand below), "{2}$" loses 3 characters
+    reference, prediction = r"$\alpha^{2}$ flux", "α^2 flux"
+    # align: "$\alpha" (7) -> "α" (1): 6 deletions + 1 substitution; "^" kept;
+    # "{2}$" (4) -> "2": 3 deletions; " flux" kept. 10 edits over 17 characters.
+    assert cer(reference, prediction) == pytest.approx(10 / 17)
+    assert cer(reference, reference) == 0.0
+
+
+def test_latex_is_normalised_on_both_sides_when_asked() -> None:
     assert normalize_text(r"Flux of $\alpha_{1}$") == "Flux of α_1"
-    assert cer(r"$\alpha^{2}$ flux", "α^2 flux") == 0.0
-    assert cer(r"$\frac{a}{b}$", "a/b") == 0.0
+    assert cer(r"$\alpha^{2}$ flux", "α^2 flux", normalize=True) == 0.0
+    assert cer(r"$\frac{a}{b}$", "a/b", normalize=True) == 0.0
+    assert cer_list([r"$x_{i}$"], ["x_i"], normalize=True) == 0.0
+    assert cer_list([r"$x_{i}$"], ["x_i"]) == pytest.approx(4 / 7)  # $, {, }, $ deleted
     # a bare percent sign is text, not a LaTeX comment
     assert normalize_text("50% of mass") == "50% of mass"
 

@@ -17,17 +17,9 @@ from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockError, MockProvider, Reply, oracle_reply
 from figgen.eval.runner import RetryPolicy, run_questions
 
-from .fixtures import items
+from .fixtures import assert_perfect_family, items
 
 FAST = RetryPolicy(attempts=4, initial_wait=0.001, max_wait=0.01, jitter=0.001)
-PERFECT = {
-    "exact": 1.0,
-    "exact_set": 1.0,
-    "relaxed_5pct": 1.0,
-    "cer": 0.0,
-    "cer_list": 0.0,
-    "ssmape": 0.0,
-}
 
 
 def invoke(*args: str) -> str:
@@ -56,7 +48,7 @@ def test_oracle_scores_perfectly_on_every_family(dataset_dir: Path, tmp_path: Pa
     assert metrics["rejected"] == 0 and metrics["answered"] == len(items())
     assert metrics["accuracy"] == 1.0
     for family, entry in metrics["by_family"].items():
-        assert entry["mean"] == PERFECT[entry["metric"]], family
+        assert_perfect_family(entry, family)
     for entry in [
         *metrics["by_level"].values(),
         *metrics["by_kind"].values(),
@@ -82,7 +74,8 @@ def test_chance_baseline_answers_in_format_and_is_deterministic(
             "--no-progress",
         )
     first, second = (read_answers(out) for out in outs)
-    assert [r["raw"] for r in first] == [r["raw"] for r in second]
+    # rows are written as answers arrive, so compare them by question
+    assert {r["qid"]: r["raw"] for r in first} == {r["qid"]: r["raw"] for r in second}
     assert not any(r["rejected"] for r in first)
 
 
@@ -180,7 +173,7 @@ def test_levels_families_and_limit_select_questions(dataset_dir: Path, tmp_path:
         "--limit",
         "2",
     )
-    assert [r["qid"] for r in read_answers(out)] == ["q011", "q012"]
+    assert sorted(r["qid"] for r in read_answers(out)) == ["q011", "q012"]
 
 
 def test_a_run_of_failures_stops_with_one_line(dataset_dir: Path, tmp_path: Path) -> None:

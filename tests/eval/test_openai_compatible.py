@@ -128,13 +128,12 @@ def test_retries_overflow_rejects_and_usage_reach_metrics(
     assert model["input_tokens"] == expected_in
     assert model["output_tokens"] == expected_out
     assert model["cost_usd"] == pytest.approx((expected_in * 2.0 + expected_out * 8.0) / 1e6)
-    assert model["by_family"]["panel_count"] == {
-        "n": 3,
-        "rejected": 1,
-        "metric": "exact",
-        "mean": 1.0,
-    }
-    assert model["by_family"]["titles"]["mean"] == 0.0
+    panel_count = model["by_family"]["panel_count"]
+    # the malformed reply to q001 is rejected: wrong in accuracy, absent from accuracy_answered
+    assert (panel_count["n"], panel_count["rejected"], panel_count["correct"]) == (3, 1, 2)
+    assert panel_count["accuracy"] == pytest.approx(2 / 3, abs=1e-6)
+    assert panel_count["accuracy_answered"] == 1.0
+    assert model["by_family"]["titles"]["cer"] == 0.0
     assert model["by_level"]["1"]["rejected"] == 1
     for text in (report / "report.md").read_text(), (report / "metrics.json").read_text():
         assert SECRET not in text

@@ -71,11 +71,8 @@ def test_coercion_by_answer_type(answer_type: str, reply: str, expected: object)
     ("answer_type", "reply"),
     [
         ("integer", "I think there are several panels."),
-        ("integer", '{"n_panels": 2.5}'),
         ("integer", '{"n_panels": true}'),
         ("number", '{"mean_y": "unclear"}'),
-        ("choice", '{"plot_type": "bar chart"}'),
-        ("integer_pair", '{"layout": [1, 2, 3]}'),
         ("string", "The x label says time."),
         ("boolean", '{"errorbars": "maybe"}'),
         ("number", ""),
@@ -83,6 +80,8 @@ def test_coercion_by_answer_type(answer_type: str, reply: str, expected: object)
         ("integer", '{"answer": 4}'),
         ("integer", '{"n_panels": 4'),
         ("integer", '{"n_panels": "four"}'),
+        ("choice", "It looks like some kind of chart to me."),
+        ("choice", '{"plot_type": {"kind": "line"}}'),
     ],
 )
 def test_malformed_replies_are_rejected(answer_type: str, reply: str) -> None:
@@ -90,6 +89,28 @@ def test_malformed_replies_are_rejected(answer_type: str, reply: str) -> None:
     assert parsed.rejected
     assert parsed.reason
     assert score_answer(BY_TYPE[answer_type], parsed).rejected
+
+
+@pytest.mark.parametrize(
+    ("answer_type", "reply", "value"),
+    [
+        ("choice", '{"plot_type": "linea"}', "linea"),
+        ("choice", '{"plot_type": "bar chart"}', "bar chart"),
+        ("choice", '"scatter plot"', "scatter plot"),
+        ("choice_list", '{"plot_types": ["line", "pie"]}', ["line", "pie"]),
+        ("integer", '{"n_panels": 2.5}', 2.5),
+        ("integer_pair", '{"layout": [1, 2, 3]}', [1, 2, 3]),
+        ("number_pair", '{"x_range": [3]}', [3.0]),
+    ],
+)
+def test_readable_but_impossible_answers_are_wrong_not_rejected(
+    answer_type: str, reply: str, value: object
+) -> None:
+    item = BY_TYPE[answer_type]
+    parsed = parse_reply(reply, item)
+    assert not parsed.rejected and parsed.value == value
+    score = score_answer(item, parsed)
+    assert not score.rejected and score.correct is False
 
 
 def test_oracle_reply_round_trips_and_scores_perfectly() -> None:

@@ -133,7 +133,7 @@ def _utils_module(task: Path) -> types.ModuleType:
 
 
 def _without_figgen_eval(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("figgen.eval.metrics", "figgen.eval.parse", "figgen.eval.scoring"):
+    for name in ("figgen.eval.parse", "figgen.eval.scoring"):
         monkeypatch.setitem(sys.modules, name, None)  # importing it now fails
 
 
@@ -162,36 +162,6 @@ def test_utils_exact_match_fallback(task: Path, monkeypatch: pytest.MonkeyPatch)
     assert utils.score_reply(boolean, "Yes.") == 1.0
 
 
-def test_utils_uses_the_thin_figgen_contract(task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    utils = _utils_module(task)
-    seen: list[tuple[dict, str]] = []
-
-    def score_answer(item: dict, reply_text: str) -> float:
-        seen.append((item, reply_text))
-        return 0.25
-
-    monkeypatch.setitem(
-        sys.modules, "figgen.eval.metrics", types.SimpleNamespace(score_answer=score_answer)
-    )
-    doc = {
-        "answer": "[1, 2]",
-        "answer_type": "integer_pair",
-        "metric": "exact",
-        "level": 2,
-        "answer_key": "grid",
-        "image": object(),
-    }
-    assert utils.process_results(doc, ["[1, 2]"])["figgen_score"] == 0.25
-    expected_item = {
-        "answer": [1, 2],
-        "answer_type": "integer_pair",
-        "metric": "exact",
-        "level": 2,
-        "answer_key": "grid",
-    }
-    assert seen == [(expected_item, "[1, 2]")]
-
-
 def test_utils_adapts_figgen_parser_and_scorer(
     task: Path, monkeypatch: pytest.MonkeyPatch, built: Path
 ) -> None:
@@ -207,7 +177,6 @@ def test_utils_adapts_figgen_parser_and_scorer(
     def score_answer(item: QAItem, parsed: str) -> types.SimpleNamespace:
         return types.SimpleNamespace(correct=parsed == json.dumps(item.answer))
 
-    monkeypatch.setitem(sys.modules, "figgen.eval.metrics", types.SimpleNamespace())
     monkeypatch.setitem(
         sys.modules, "figgen.eval.parse", types.SimpleNamespace(parse_reply=parse_reply)
     )

@@ -28,3 +28,10 @@ def test_intersect_and_overlap() -> None:
     assert intersect((0, 0, 4, 4), (5, 5, 20, 20)) is None
     assert overlaps((0, 0, 10, 10), (9, 9, 12, 12))
     assert not overlaps((0, 0, 10, 10), (10, 0, 20, 10))  # touching edges only
+
+
+def test_repair_checks_the_record_text_kinds_with_legends_whole() -> None:
+    from figgen.record import TEXT_KINDS
+    from figgen.render.repair import TEXT_BOX_KINDS
+
+    assert (TEXT_KINDS - {"legend_entry"}) | {"legend"} == TEXT_BOX_KINDS

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from figgen.eval.image import ImageLimits
 from figgen.eval.providers.base import (
     AskConfig,
     Prompt,
@@ -19,8 +20,15 @@ DEFAULT_MAX_TOKENS = 1024
 """Messages requires ``max_tokens``; raise it with ``--option max_tokens=...`` for thinking."""
 
 
+ANTHROPIC_LIMITS = ImageLimits(max_long_side=1568, max_bytes=3_932_160)
+"""Anthropic shrinks images whose long edge exceeds 1568 px before the model sees them ("no
+additional model performance"), and refuses images over 5 MB (counted on the base64, so
+3.75 MB of bytes)."""
+
+
 class AnthropicProvider(Provider):
     image_rule = "anthropic-area"
+    image_limits = ANTHROPIC_LIMITS
 
     def __init__(self, model: str, client: Any, sdk: Any) -> None:
         super().__init__(model)

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.eval.image import FigureImage
+from figgen.eval.image import FigureImage, ImageLimits
 from figgen.eval.tokens import ImageRule
 from figgen.vqa.item import QAItem
 
@@ -51,6 +51,10 @@ class Provider(abc.ABC):
 
     image_rule: ImageRule = "none"
     """Which published image-token rule the pre-flight estimate applies."""
+
+    image_limits: ImageLimits = ImageLimits()
+    """The vendor's known image limits, applied before sending (none known: learnt from
+    refusals during the run)."""
 
     def __init__(self, model: str) -> None:
         self.model = model

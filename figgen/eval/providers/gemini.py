@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.eval.image import ImageLimits
 from figgen.eval.providers.base import (
     AskConfig,
     Prompt,
@@ -29,8 +30,14 @@ def _config(types: Any, options: dict[str, Any]) -> Any:
     return types.GenerateContentConfig(**options)
 
 
+GEMINI_LIMITS = ImageLimits(max_bytes=14 * 2**20)
+"""Gemini tiles large images (more tiles, more detail), so no side limit; an inline request
+may hold 20 MB, base64 included."""
+
+
 class GeminiProvider(Provider):
     image_rule = "gemini-tiles"
+    image_limits = GEMINI_LIMITS
 
     def __init__(self, model: str, client: Any, genai: Any) -> None:
         super().__init__(model)

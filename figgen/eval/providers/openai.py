@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Literal
 
+from figgen.eval.image import ImageLimits
 from figgen.eval.providers.base import (
     AskConfig,
     Prompt,
@@ -17,6 +18,11 @@ from figgen.eval.providers.base import (
 from figgen.eval.providers.overflow import sdk_context_overflow, sdk_fatal, sdk_retryable
 
 logger = logging.getLogger(__name__)
+
+
+OPENAI_LIMITS = ImageLimits(max_long_side=2048)
+"""OpenAI fits every image in 2048 x 2048 before the model sees it (high detail; the patch
+rule of newer models keeps fewer pixels still). The limits of other servers are not known."""
 
 
 def _responses_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -45,8 +51,18 @@ class OpenAIProvider(Provider):
 
     image_rule = "openai-tiles"
 
-    def __init__(self, model: str, client: Any, sdk: Any, *, api: Api, may_switch: bool) -> None:
+    def __init__(
+        self,
+        model: str,
+        client: Any,
+        sdk: Any,
+        *,
+        api: Api,
+        may_switch: bool,
+        image_limits: ImageLimits | None = None,
+    ) -> None:
         super().__init__(model)
+        self.image_limits = image_limits or ImageLimits()
         self._client = client
         self._sdk = sdk
         self.api: Api = api
@@ -135,7 +151,9 @@ def openai_provider(model: str, *, base_url: str | None = None, timeout: float =
     sdk = require_sdk("openai", "openai")
     client = _client(sdk, base_url, timeout)
     if base_url is None:
-        return OpenAIProvider(model, client, sdk, api="responses", may_switch=False)
+        return OpenAIProvider(
+            model, client, sdk, api="responses", may_switch=False, image_limits=OPENAI_LIMITS
+        )
     return OpenAIProvider(model, client, sdk, api="chat", may_switch=True)
 
 

@@ -1,4 +1,5 @@
-"""The whole figure spec: (config, seed, index) -> FigureSpec, with numpy only (no matplotlib)."""
+"""The whole figure spec: (config, seed, index) -> FigureSpec: layout and style from
+:mod:`figgen.sample`, then each panel from its plot kind (numpy only, no drawing)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,69 @@
+"""The family table: every item comes from a declaration that matches it and names its kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from figgen.config import config_from_dict
+from figgen.generate import generate_figure
+from figgen.kinds import KINDS
+from figgen.vqa import questions_for_record
+from figgen.vqa.families import FAMILIES, declare
+from figgen.vqa.table import family_table, is_count
+
+EVERY_KIND = {
+    "kinds": {name: 1.0 for name in KINDS},
+    "panels": {"mean": 4.0, "std": 2.0, "count": [2, 6]},
+    "image": {"dpi": [60, 80], "panel_inches": [2.6, 3.2]},
+}
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    cfg = config_from_dict(EVERY_KIND)
+    return [generate_figure(cfg, 21, i).record for i in range(5)]
+
+
+def test_every_item_matches_its_declaration(records: list[dict[str, Any]]) -> None:
+    rows = {row.family.name: row for row in family_table()}
+    seen_kinds = set()
+    for record in records:
+        kinds = {p["index"]: p["kind"] for p in record["panels"]}
+        for item in questions_for_record(record, kinds=tuple(KINDS)):
+            row = rows[item.family]
+            declared = (row.family.level, row.family.scope, row.family.answer_type)
+            assert declared == (item.level, item.scope, item.answer_type), item.qid
+            assert row.family.metric == item.metric
+            if item.scope == "panel":
+                assert kinds[item.panel] in row.kinds, (item.family, kinds[item.panel])
+                seen_kinds.add(kinds[item.panel])
+            else:
+                assert row.kinds == ()
+    assert seen_kinds == set(KINDS)
+
+
+def test_is_count_means_the_question_asks_how_many(records: list[dict[str, Any]]) -> None:
+    integer_families = set()
+    for record in records:
+        for item in questions_for_record(record):
+            if item.answer_type == "integer":
+                integer_families.add(item.family)
+                assert is_count(item.family) == ("how many" in item.question.lower()), item.qid
+    assert {"panel_count", "count_kind", "n_points"} <= integer_families
+    assert not is_count("max_count")  # a bar length read off an axis, not a count of things
+    assert not is_count("no_such_family")
+
+
+def test_every_panel_family_is_asked_of_some_kind() -> None:
+    for row in family_table():
+        assert (row.family.scope == "panel") == bool(row.kinds), row.family.name
+    for kind in KINDS.values():
+        assert all(FAMILIES[f.name] is f for f in kind.families)
+
+
+def test_a_family_is_declared_once() -> None:
+    assert declare("panel_count", 1, "figure", "integer", "exact", is_count=True).name
+    with pytest.raises(ValueError, match="declared twice, differently"):
+        declare("panel_count", 2, "figure", "integer", "exact")
