@@ -51,9 +51,14 @@ def _image_pixels(body: bytes) -> int:
     if match is None:
         return 0
     head = match.group(1)
-    head = head[: len(head) // 4 * 4]
-    with Image.open(io.BytesIO(base64.b64decode(head))) as img:
-        return img.width * img.height
+    try:
+        with Image.open(io.BytesIO(base64.b64decode(head[: len(head) // 4 * 4]))) as img:
+            return img.width * img.height
+    except OSError:  # WebP needs its whole file to be opened
+        start = match.start(1)
+        end = body.index(b'"', start)
+        with Image.open(io.BytesIO(base64.b64decode(body[start:end]))) as img:
+            return img.width * img.height
 
 
 def _reply(text: str, status: int = 200) -> bytes:

@@ -74,10 +74,7 @@ class ImagePreparer:
     def first_scale(self, width: int, height: int) -> float:
         """The largest scale worth sending: within the provider's long-side limit, and below
         the smallest image the provider has refused as too long in this run."""
-        scale = 1.0
-        long_side = self.limits.max_long_side
-        if long_side is not None and max(width, height) > long_side:
-            scale = long_side / max(width, height)
+        scale = self._limit_scale(width, height)
         refused = self._refused_pixels
         while (
             refused is not None
@@ -86,6 +83,12 @@ class ImagePreparer:
         ):
             scale /= 2
         return scale
+
+    def _limit_scale(self, width: int, height: int) -> float:
+        long_side = self.limits.max_long_side
+        if long_side is not None and max(width, height) > long_side:
+            return long_side / max(width, height)
+        return 1.0
 
     def remember(self, figure_id: str, scale: float) -> None:
         """Record that an image of ``figure_id`` at ``scale`` was accepted."""
@@ -122,8 +125,10 @@ class ImagePreparer:
         """The image to send first: at the scale that fitted before, else the first scale."""
         if figure_id not in self._sizes:
             self._sizes[figure_id] = await asyncio.to_thread(self._size, figure_id)
-        # a scale remembered from an earlier run never overrides a tighter limit of this one
-        scale = min(self.first_scale(*self._sizes[figure_id]), self._fitted.get(figure_id, 1.0))
+        size = self._sizes[figure_id]
+        fitted = self._fitted.get(figure_id)
+        # a scale remembered (perhaps from an earlier run) never overrides a tighter limit
+        scale = self.first_scale(*size) if fitted is None else min(fitted, self._limit_scale(*size))
         return await self._get(figure_id, scale)
 
     def peek(self, figure_id: str) -> FigureImage | None:
@@ -149,8 +154,9 @@ class ImagePreparer:
             self._pending[key] = future
             future.add_done_callback(lambda _: self._pending.pop(key, None))
         image = await asyncio.shield(self._pending[key])
-        if key not in self._cache:
-            self._store(key, image)
+        for cache_key in {key, (figure_id, image.scale)}:  # halved to fit max_bytes: both
+            if cache_key not in self._cache:
+                self._store(cache_key, image)
         return image
 
     def _size(self, figure_id: str) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
 from figgen.store import atomic_write_text
+from figgen.vqa.families import PLOT_TYPE, PLOT_TYPES
 
 
 def _cell(value: Any) -> str:
@@ -89,7 +90,7 @@ def _plots(
     )
     cer_families = sorted(f for f, item in families.items() if item.metric in ("cer", "cer_list"))
     # the families that ask for a plot kind (count_kind asks for a count; it is not one)
-    type_families = sorted(f for f in families if f.startswith("plot_type"))
+    type_families = sorted(f for f in families if f in (PLOT_TYPE.name, PLOT_TYPES.name))
     plots: list[Plot | None] = [count_plot(f, metrics, out_dir) for f in count_families]
     plots.append(
         per_panel_plot(

@@ -293,3 +293,20 @@ def test_a_format_the_provider_refuses_is_a_one_line_error(tmp_path: Path) -> No
             ImageLimits(formats=frozenset({"image/png"})),
             image_format="webp",
         )
+
+
+def test_a_remembered_scale_wins_over_refusals_but_not_over_limits(tmp_path: Path) -> None:
+    images = _preparer(
+        tmp_path, {"a": (1000, 1000), "b": (1000, 1000)}, limits=ImageLimits(max_long_side=500)
+    )
+    images.remember("a", 1.0)  # an earlier run sent it whole; this one allows 500 px
+    images.remember("b", 0.5)
+
+    async def go() -> None:
+        assert (await images.image("a")).width == 500
+        refused = await images.image("b")
+        await images.smaller("b", refused)  # 500 x 500 refused once (a longer question)
+        assert (await images.image("a")).width == 500  # a's own fit stands
+        assert images.first_scale(1000, 1000) == 0.25  # an unknown figure starts lower
+
+    asyncio.run(go())
