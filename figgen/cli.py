@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from figgen.corpora.cli import app as corpora_app
+from figgen.density.cli import app as density_app
 from figgen.errors import FiggenError
 from figgen.eval.cli import app as eval_app
 from figgen.export.cli import register as register_export_commands
@@ -30,6 +31,7 @@ app = typer.Typer(
 app.add_typer(eval_app, name="eval")
 app.add_typer(corpora_app, name="corpora")
 app.add_typer(multichart_app, name="multichart")
+app.add_typer(density_app, name="density")
 register_qa_commands(app)
 register_export_commands(app)
 register_perturb_commands(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from figgen.eval.dataset import EvalDataset
@@ -56,23 +57,29 @@ def estimate_run(
     price: ModelPrice | None,
     output_tokens: int = OUTPUT_TOKENS_ESTIMATE,
     mode: PromptMode = "plain",
+    prompt_of: Callable[[QAItem], str] = prompt_text,
+    output_tokens_of: Callable[[QAItem], int] | None = None,
 ) -> Estimate:
-    """Estimate tokens by the provider's image rule plus ~4 characters per text token."""
+    """Estimate tokens by the provider's image rule plus ~4 characters per text token.
+
+    ``output_tokens_of`` gives a per-item reply length instead of the flat ``output_tokens``.
+    """
     estimate = Estimate(n=len(items), cost_usd=None if price is None else 0.0)
     sizes: dict[str, list[tuple[int, int]]] = {}
     for item in items:
         if item.figure_id not in sizes:
             sizes[item.figure_id] = _image_sizes(dataset, item.figure_id)
         width, height = sizes[item.figure_id][0]
-        text = with_mode(prompt_text(item), mode, width, height)
+        text = with_mode(prompt_of(item), mode, width, height)
         n_in = text_tokens(text) + sum(
             image_tokens(image_rule, width, height) for width, height in sizes[item.figure_id]
         )
+        n_out = output_tokens if output_tokens_of is None else output_tokens_of(item)
         estimate.input_tokens += n_in
-        estimate.output_tokens += output_tokens
-        estimate.per_question_tokens[item.qid] = (n_in, output_tokens)
+        estimate.output_tokens += n_out
+        estimate.per_question_tokens[item.qid] = (n_in, n_out)
         if price is not None:
-            cost = price.cost(n_in, output_tokens)
+            cost = price.cost(n_in, n_out)
             estimate.per_question_usd[item.qid] = cost
             estimate.cost_usd = (estimate.cost_usd or 0.0) + cost
     return estimate

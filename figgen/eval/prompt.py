@@ -64,13 +64,14 @@ def build_prompt(
     mode: PromptMode = "plain",
     record: dict[str, Any] | None = None,
     more: tuple[FigureImage, ...] = (),
+    text: str | None = None,
 ) -> Prompt:
     """The prompt for ``item`` about ``image`` (then ``more``) in ``mode``.
 
     ``record`` supplies the evidence of a grounded or pointed prompt, which is asked of single
-    images only.
+    images only. ``text`` replaces the item's own question text (another task's prompt).
     """
-    text = prompt_text(item)
+    text = prompt_text(item) if text is None else text
     if mode == "plain":
         return Prompt(text, image, item, more)
     if more:

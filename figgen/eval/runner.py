@@ -25,10 +25,10 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
-from figgen.eval.parse import MAX_REPLY_CHARS, parse_reply
+from figgen.eval.parse import MAX_REPLY_CHARS, ParsedAnswer, parse_reply
 from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import ModelPrice, PriceTable
-from figgen.eval.prompt import build_prompt
+from figgen.eval.prompt import build_prompt, prompt_text
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
 from figgen.eval.usage import Usage
 from figgen.secrets import redact
@@ -222,6 +222,9 @@ async def run_questions(
     free: bool = False,
     images: ImagePreparer | None = None,
     mode: PromptMode = "plain",
+    prompt_of: Callable[[QAItem], str] = prompt_text,
+    parse: Callable[[str, QAItem], ParsedAnswer] = parse_reply,
+    output_tokens_of: Callable[[QAItem], int] | None = None,
 ) -> RunSummary:
     """Ask every item not yet answered in ``out``; append one row per question as it finishes.
 
@@ -230,6 +233,9 @@ async def run_questions(
     figures (by default PNG within the provider's ``image_limits``); the scales that fitted
     in an earlier run of the same answers file are remembered. ``mode`` asks for the answer
     alone (``plain``) or with the boxes (``grounded``) or points (``pointed``) of its evidence.
+    ``prompt_of``, ``parse`` and ``output_tokens_of`` (the reply length the estimate assumes)
+    let another task, such as the density benchmark's table extraction, run through the same
+    loop.
     """
     config = config or AskConfig()
     policy = policy or RetryPolicy()
@@ -258,7 +264,13 @@ async def run_questions(
             )
         logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
     estimate = estimate_run(
-        dataset, pending, image_rule=provider.image_rule, price=price, mode=mode
+        dataset,
+        pending,
+        image_rule=provider.image_rule,
+        price=price,
+        mode=mode,
+        prompt_of=prompt_of,
+        output_tokens_of=output_tokens_of,
     )
     summary.estimate = estimate
     announce(estimate.describe(model))
@@ -288,7 +300,14 @@ async def run_questions(
                 async with prepared.turn(item.figure_id):
                     first, *more = [await prepared.image(key) for key in keys]
                     shrinks = [functools.partial(prepared.smaller, key) for key in keys]
-                    prompt = build_prompt(item, first, mode=mode, record=record, more=tuple(more))
+                    prompt = build_prompt(
+                        item,
+                        first,
+                        mode=mode,
+                        record=record,
+                        more=tuple(more),
+                        text=prompt_of(item),
+                    )
                     reply, sent, calls, latency = await ask_with_retries(
                         provider,
                         prompt,
@@ -327,7 +346,7 @@ async def run_questions(
                 tokens_in, tokens_out = estimate.per_question_tokens[item.qid]
                 logger.warning("%s: the reply reports no usage; billing the estimate", item.qid)
             cost = 0.0 if price is None else price.cost(tokens_in, tokens_out)
-            parsed = parse_reply(reply.text, item)
+            parsed = parse(reply.text, item)
             raw = reply.text
             if len(raw) > MAX_REPLY_CHARS:  # rejected unread; keep its start, marked as cut
                 raw = raw[:MAX_REPLY_CHARS] + CUT_MARK

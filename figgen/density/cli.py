@@ -1,0 +1,173 @@
+"""``figgen density ...``: build compounds, ask a model for their tables, score the answers."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from figgen.density.match import X_TOLERANCE
+
+app = typer.Typer(
+    help="ChartDensity-Bench: charts composed k at a time, table reconstruction, analysis.",
+    no_args_is_help=True,
+)
+
+
+class ComposeMode(StrEnum):
+    paper = "paper"
+    native = "native"
+
+
+def _densities(text: str | None) -> list[int] | None:
+    from figgen.errors import FiggenError
+
+    if not text:
+        return None
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise FiggenError(f"--k {text!r} is not a comma-separated list like 1,3,6,9") from None
+    if not values or min(values) < 1:
+        raise FiggenError(f"--k {text!r} must list positive chart counts, e.g. 1,3,6,9")
+    return values
+
+
+@app.command("build")
+def build(
+    source: Annotated[
+        Path, typer.Option(help="A figgen build, or a folder of NAME.png + NAME.csv.")
+    ],
+    out: Annotated[Path, typer.Option(help="Output folder (manifest.json, figures/).")],
+    k: Annotated[str, typer.Option("--k", help="Charts per image, comma-separated.")] = "1,3,6,9",
+    mode: Annotated[
+        ComposeMode, typer.Option(help="paper: resize and paste; native: re-render panels.")
+    ] = ComposeMode.paper,
+    seed: Annotated[int, typer.Option(help="Seed of the grouping (the paper uses 42).")] = 42,
+    progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
+) -> None:
+    """Compose the source charts 1, 3, 6 or 9 at a time and write the manifest."""
+    from figgen.density.compose import build_density
+
+    manifest = build_density(
+        source,
+        out,
+        densities=_densities(k) or [1, 3, 6, 9],
+        mode=mode.value,
+        seed=seed,
+        progress=progress,
+    )
+    counts = ", ".join(
+        f"k={d}: {sum(c.density == d for c in manifest.compounds)}" for d in manifest.densities
+    )
+    typer.echo(f"{out}: {len(manifest.tables)} source charts, compounds {counts}")
+    if manifest.failed:
+        typer.echo(f"left out (could not be rendered): {', '.join(sorted(manifest.failed))}")
+
+
+@app.command("run")
+def run(
+    data: Annotated[Path, typer.Option(help="Folder made by figgen density build.")],
+    model: Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")],
+    out: Annotated[Path, typer.Option(help="Answers file (JSONL); an existing one is resumed.")],
+    base_url: Annotated[str | None, typer.Option(help="Server URL (openai-compatible).")] = None,
+    k: Annotated[str | None, typer.Option("--k", help="Only these densities.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Ask at most N compounds.")] = None,
+    concurrency: Annotated[int, typer.Option(help="Compounds in flight at once.")] = 4,
+    max_cost: Annotated[
+        float | None, typer.Option(help="Refuse or stop before spending more USD.")
+    ] = None,
+    prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option(help="key=value passed to the model call (repeatable).")
+    ] = None,
+    retries: Annotated[int, typer.Option(help="Attempts per compound on rate limits, 5xx.")] = 6,
+    retry_wait: Annotated[float, typer.Option(help="First backoff wait in seconds.")] = 1.0,
+    timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
+    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+) -> None:
+    """Ask for every compound's tables (one call per image) and append the answers."""
+    import asyncio
+
+    from figgen.density.manifest import load_manifest
+    from figgen.density.run import oracle_provider, run_density
+    from figgen.eval.prices import load_prices
+    from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
+    from figgen.eval.runner import RetryPolicy, RunSummary
+
+    options = dict(parse_option(text) for text in option or [])
+    provider_name, _ = split_model(model)
+    offline = provider_name in ("mock", "oracle", "chance")
+    table = load_prices(prices)
+    manifest = load_manifest(data)
+    factory_args: dict[str, object] = {}
+    if provider_name == "mock" and "script" in options:
+        factory_args["script"] = str(options.pop("script"))
+    if not offline:
+        factory_args["timeout"] = timeout
+    policy = RetryPolicy(
+        attempts=retries, initial_wait=retry_wait, max_wait=max(retry_wait, 60.0), jitter=retry_wait
+    )
+
+    async def go() -> RunSummary:
+        provider = (
+            oracle_provider(manifest, model)
+            if provider_name == "oracle"
+            else make_provider(model, base_url=base_url, **factory_args)
+        )
+        return await run_density(
+            data,
+            provider,
+            model=model,
+            out=out,
+            prices=table,
+            densities=_densities(k),
+            limit=limit,
+            config=AskConfig(options),
+            concurrency=concurrency,
+            max_cost=max_cost,
+            policy=policy,
+            progress=progress,
+            announce=typer.echo,
+            free=offline,
+        )
+
+    summary = asyncio.run(go())
+    typer.echo(
+        f"{model}: asked {summary.asked} (skipped {summary.skipped} already answered), "
+        f"answered {summary.answered}, without a table {summary.rejected}, errors "
+        f"{summary.errors}, {summary.usage.input_tokens:,} in / "
+        f"{summary.usage.output_tokens:,} out tokens, ${summary.usage.cost_usd:.4f} -> {out}"
+    )
+    if summary.stopped_for_budget:
+        typer.echo("stopped early to stay within --max-cost; run again with a higher limit")
+
+
+@app.command("score")
+def score(
+    data: Annotated[Path, typer.Option(help="Folder made by figgen density build.")],
+    answers: Annotated[list[Path], typer.Option(help="Answers file(s) from figgen density run.")],
+    out: Annotated[Path, typer.Option(help="Report folder (metrics.json, report.md, PNGs).")],
+    x_tolerance: Annotated[
+        float, typer.Option(help="Numeric x match tolerance, as a fraction of the x range.")
+    ] = X_TOLERANCE,
+    reference_model: Annotated[
+        str | None, typer.Option(help="Reference model of the mixed model (default: first).")
+    ] = None,
+) -> None:
+    """Score every reply as appendix A.1 defines and write the paper's tables and plots."""
+    from figgen.density.report import write_report
+    from figgen.errors import FiggenError
+
+    if not 0 < x_tolerance <= 1:
+        raise FiggenError(f"--x-tolerance {x_tolerance} must be in (0, 1], e.g. 0.05")
+    metrics = write_report(
+        data, answers, out, x_tolerance=x_tolerance, reference_model=reference_model
+    )
+    for model, values in metrics["models"].items():
+        for density, e in values["by_density"].items():
+            mae = "n/a" if e["mae"] is None else f"{e['mae']:.2f}"
+            typer.echo(f"{model} k={density}: RFV {e['rfv']:.3f}, EC {e['ec'] or 0:.3f}, MAE {mae}")
+    typer.echo(f"report: {out / 'report.md'}")

@@ -1,0 +1,282 @@
+"""``figgen density score``: metrics.json, report.md and the plots of the paper's analysis."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from figgen.density.analysis import (
+    ERROR_METRICS,
+    chart_rows,
+    density_deltas,
+    density_slopes,
+    mixed_effects,
+    paired_deltas,
+    table_s1,
+)
+from figgen.density.manifest import load_manifest
+from figgen.density.match import X_TOLERANCE
+from figgen.density.metrics import aggregate
+from figgen.density.plots import coverage_and_error, error_by_density, paired_plot
+from figgen.density.score import score_files
+from figgen.eval.plots import Plot
+from figgen.eval.report import _table
+from figgen.eval.usage import Usage
+from figgen.store import atomic_write_text
+
+
+def build_metrics(
+    data: str | Path,
+    answer_files: Sequence[str | Path],
+    *,
+    x_tolerance: float = X_TOLERANCE,
+    reference_model: str | None = None,
+) -> dict[str, Any]:
+    """Every number of the report, as written to metrics.json."""
+    manifest = load_manifest(data)
+    scores = score_files(manifest, answer_files, x_tolerance=x_tolerance)
+    table = table_s1(scores)
+    rows = chart_rows(scores)
+    densities = sorted({k for by_density in table.values() for k in by_density})
+    low, high = (densities[0], densities[-1]) if densities else (1, 9)
+    return {
+        "settings": {
+            "mode": manifest.mode,
+            "seed": manifest.seed,
+            "densities": manifest.densities,
+            "sources": len(manifest.tables),
+            "x_tolerance": x_tolerance,
+            "low": low,
+            "high": high,
+        },
+        "models": {
+            model: {
+                "by_density": {
+                    str(k): {**v, **result.usage_by_density.get(k, Usage()).to_dict()}
+                    for k, v in table[model].items()
+                },
+                "overall": aggregate(result.compounds),
+                "unanswered": len(result.unanswered),
+                **result.usage.to_dict(),
+            }
+            for model, result in scores.items()
+        },
+        "deltas": density_deltas(table, low, high),
+        "paired": {m: paired_deltas(rows, low, high, m) for m in ERROR_METRICS},
+        "slopes": {m: density_slopes(rows, m) for m in ERROR_METRICS},
+        "mixed_effects": {
+            m: mixed_effects(rows, m, reference_model=reference_model) for m in ERROR_METRICS
+        },
+        "charts": rows,
+    }
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.2f}%"
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return "<0.0001" if value < 1e-4 else f"{value:.4f}"
+
+
+def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
+    settings = metrics["settings"]
+    low, high = settings["low"], settings["high"]
+    models = metrics["models"]
+    s1 = _table(
+        [
+            "model",
+            "charts",
+            "compounds",
+            "RFV",
+            "CAR",
+            "EC",
+            "PR",
+            "ACR",
+            "point coverage",
+            "MAE",
+            "RMSE",
+            "RMS F1",
+            "RNSS",
+        ],
+        [
+            [
+                m,
+                k,
+                e["compounds"],
+                e["rfv"],
+                e["car"],
+                e["ec"],
+                e["pr"],
+                e["acr"],
+                e["point_coverage"],
+                e["mae"],
+                e["rmse"],
+                e["rms_f1"],
+                e["rnss"],
+            ]
+            for m, v in models.items()
+            for k, e in [*v["by_density"].items(), ("all", v["overall"])]
+        ],
+    )
+    deltas = _table(
+        ["model", "MAE Δ", "MAE rel. Δ", "RMSE Δ", "RMSE rel. Δ"],
+        [
+            [
+                m,
+                d["mae"]["delta"],
+                _pct(d["mae"]["relative"]),
+                d["rmse"]["delta"],
+                _pct(d["rmse"]["relative"]),
+            ]
+            for m, d in metrics["deltas"].items()
+        ],
+    )
+    slopes = _table(
+        ["model", "metric", "n", "β", "std. error", "95% CI", "p", "R²"],
+        [
+            [
+                m,
+                metric.upper(),
+                s["n"],
+                s["beta"],
+                s.get("se"),
+                "–" if s.get("ci_low") is None else f"[{s['ci_low']:.3f}, {s['ci_high']:.3f}]",
+                _p(s.get("p")),
+                s.get("r2"),
+            ]
+            for metric in ERROR_METRICS
+            for m, s in metrics["slopes"][metric].items()
+        ],
+    )
+    paired = _table(
+        ["model", "metric", "charts", "mean Δ", "median Δ", "share worse"],
+        [
+            [m, metric.upper(), p["n"], p["mean_delta"], p["median_delta"], _pct(p["share_higher"])]
+            for metric in ERROR_METRICS
+            for m, p in metrics["paired"][metric].items()
+        ],
+    )
+    costs = _table(
+        [
+            "model",
+            "charts",
+            "compounds",
+            "input tokens",
+            "output tokens",
+            "cost (USD)",
+            "USD per chart",
+        ],
+        [
+            [
+                m,
+                k,
+                e["compounds"],
+                e["input_tokens"],
+                e["output_tokens"],
+                e["cost_usd"],
+                e["cost_usd"] / e["expected_charts"] if e["expected_charts"] else None,
+            ]
+            for m, v in models.items()
+            for k, e in v["by_density"].items()
+        ]
+        + [
+            [m, "all", "", v["input_tokens"], v["output_tokens"], v["cost_usd"], None]
+            for m, v in models.items()
+        ],
+    )
+    unanswered = {m: v["unanswered"] for m, v in models.items() if v["unanswered"]}
+    parts = [
+        "# figgen density report (ChartDensity-Bench)",
+        "",
+        f"Mode {settings['mode']}, seed {settings['seed']}, {settings['sources']} source "
+        f"charts, densities {settings['densities']}; numeric x matched within "
+        f"{settings['x_tolerance']:g} of each chart's x range. Metrics follow appendix A.1 of "
+        "the paper: MAE and RMSE are on a 0-100 scale (lower is better) over parseable "
+        "charts; ACR, point coverage, RMS F1 and RNSS average over aligned charts. The row "
+        "'all' pools every density, so each aligned chart weighs the same (A.1's aggregation).",
+        "",
+        "## Table S1: reconstruction by model and density",
+        "",
+        s1,
+        "",
+        f"## Table 1: degradation from {low} to {high} charts",
+        "",
+        deltas,
+        "",
+        "## Paired per-chart changes",
+        "",
+        paired,
+        "",
+        "## Table 2: density slope of chart error (OLS, descriptive)",
+        "",
+        slopes,
+        "",
+    ]
+    for metric in ERROR_METRICS:
+        fit = metrics["mixed_effects"][metric]
+        parts += [f"## Table S2: mixed-effects model of chart {metric.upper()}", ""]
+        if "error" in fit:
+            parts += [f"Not fitted: {fit['error']}.", ""]
+            continue
+        parts += [
+            f"`{fit['formula']}`, REML, {fit['n']} chart observations of {fit['charts']} "
+            f"source charts; references: model {fit['reference_model']}, density "
+            f"{fit['reference_density']}; converged: {fit['converged']}.",
+            "",
+            _table(
+                ["term", "coef.", "std. error", "z", "p", "CI low", "CI high"],
+                [
+                    [t["term"], t["coef"], t["se"], t["z"], _p(t["p"]), t["ci_low"], t["ci_high"]]
+                    for t in fit["terms"]
+                ],
+            ),
+            "",
+        ]
+    parts += ["## Usage and cost", "", costs, ""]
+    if unanswered:
+        parts += [
+            "Compounds with no reply (every attempt failed; run again to resume): "
+            + ", ".join(f"{m} {n}" for m, n in unanswered.items()),
+            "",
+        ]
+    if plots:
+        parts += ["## Plots", ""]
+        for plot in plots:
+            alt = plot.alt.replace("[", "(").replace("]", ")").replace("\n", " ")
+            parts += [f"### {plot.title}", "", f"![{alt}]({plot.file})", ""]
+    return "\n".join(parts)
+
+
+def write_report(
+    data: str | Path,
+    answer_files: Sequence[str | Path],
+    out: str | Path,
+    *,
+    x_tolerance: float = X_TOLERANCE,
+    reference_model: str | None = None,
+) -> dict[str, Any]:
+    """Score, analyse and write ``metrics.json``, ``report.md`` and the plots; return metrics."""
+    metrics = build_metrics(
+        data, answer_files, x_tolerance=x_tolerance, reference_model=reference_model
+    )
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table = {
+        m: {int(k): e for k, e in v["by_density"].items()} for m, v in metrics["models"].items()
+    }
+    low, high = metrics["settings"]["low"], metrics["settings"]["high"]
+    plots = [
+        error_by_density(table, out),
+        coverage_and_error(table, out),
+    ]
+    if high > low:
+        plots += [paired_plot(metrics["paired"][m], m, low, high, out) for m in ERROR_METRICS]
+    kept = [p for p in plots if p is not None]
+    atomic_write_text(out / "metrics.json", json.dumps(metrics, indent=1, ensure_ascii=False))
+    atomic_write_text(out / "report.md", render_markdown(metrics, kept))
+    return metrics

@@ -1,0 +1,123 @@
+"""Ask a model for every compound's tables through figgen's eval runner.
+
+Each compound is one item (qid = compound id) of an :class:`EvalDataset` rooted at the
+density build, so retries, context-overflow shrinking, ``--max-cost``, cost tracking and
+resume are the runner's. Only the prompt, the reply parser and the reply-length estimate
+differ from ``figgen eval run``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from figgen.density.manifest import DensityManifest, load_manifest
+from figgen.density.parse import parse_tables
+from figgen.density.prompt import extraction_prompt
+from figgen.eval.dataset import EvalDataset
+from figgen.eval.parse import ParsedAnswer
+from figgen.eval.prices import PriceTable
+from figgen.eval.providers import AskConfig, MockProvider, Provider
+from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
+from figgen.vqa.item import QAItem
+
+FAMILY = "density_table"
+TOKENS_PER_ROW = 12
+"""Reply tokens assumed per table row ("| Series 3 | 12.5 | -40.25 |") in the estimate."""
+
+
+def compound_items(
+    manifest: DensityManifest, densities: Sequence[int] | None = None
+) -> list[QAItem]:
+    """One item per compound, in manifest order; the answer names the ordered sources."""
+    wanted = set(densities) if densities else None
+    return [
+        QAItem(
+            qid=c.id,
+            figure_id=c.id,
+            level=1,
+            scope="figure",
+            panel=None,
+            location=None,
+            family=FAMILY,
+            question=extraction_prompt(),
+            answer={"sources": c.sources},
+            answer_type="string",
+            answer_key="tables",
+            metric="exact",
+        )
+        for c in manifest.compounds
+        if wanted is None or c.density in wanted
+    ]
+
+
+def parse_answer(text: str, item: QAItem) -> ParsedAnswer:
+    """The runner's parse hook: the per-chart tables; a reply with none is rejected."""
+    parsed = parse_tables(text)
+    return ParsedAnswer(parsed.to_dict(), parsed.format_error is not None, parsed.format_error)
+
+
+def truth_reply(manifest: DensityManifest, compound_id: str) -> str:
+    """The reply a perfect model gives: each source's table under a "Chart N" heading."""
+    compound = manifest.compound(compound_id)
+    return "\n\n".join(
+        f"Chart {i}\n{manifest.tables[sid].markdown()}"
+        for i, sid in enumerate(compound.sources, start=1)
+    )
+
+
+def oracle_provider(manifest: DensityManifest, model: str = "oracle") -> Provider:
+    """A mock provider that answers every compound with its ground-truth tables."""
+    return MockProvider(model, answer=lambda prompt: truth_reply(manifest, prompt.item.qid))
+
+
+def _output_tokens(manifest: DensityManifest) -> Callable[[QAItem], int]:
+    def estimate(item: QAItem) -> int:
+        rows = sum(len(manifest.tables[s].rows) + 3 for s in item.answer["sources"])
+        return TOKENS_PER_ROW * rows
+
+    return estimate
+
+
+async def run_density(
+    folder: str | Path,
+    provider: Provider,
+    *,
+    model: str,
+    out: str | Path,
+    prices: PriceTable,
+    densities: Sequence[int] | None = None,
+    limit: int | None = None,
+    config: AskConfig | None = None,
+    concurrency: int = 4,
+    max_cost: float | None = None,
+    policy: RetryPolicy | None = None,
+    progress: bool = True,
+    announce: Callable[[str], None] | None = None,
+    free: bool = False,
+) -> RunSummary:
+    """Ask ``provider`` for the tables of every compound not yet answered in ``out``."""
+    manifest = load_manifest(folder)
+    items = compound_items(manifest, densities)
+    if limit is not None:
+        items = items[:limit]
+    extra: dict[str, Any] = {} if announce is None else {"announce": announce}
+    return await run_questions(
+        EvalDataset(Path(folder), items),
+        items,
+        provider,
+        model=model,
+        out=out,
+        prices=prices,
+        config=config,
+        concurrency=concurrency,
+        max_cost=max_cost,
+        policy=policy,
+        progress=progress,
+        free=free,
+        prompt_of=lambda item: item.question,
+        parse=parse_answer,
+        output_tokens_of=_output_tokens(manifest),
+        **extra,
+    )

@@ -1,0 +1,215 @@
+"""Ground-truth tables ``(series, x, y)`` of source charts, from figgen records or CSV files.
+
+A figgen line panel gives one row per drawn marker (its series label, x and y); a panel whose
+line has no marker symbol is skipped, because its data points are not visible on the chart. A
+bar panel gives one row per bar (series, category, value).
+An external folder holds ``NAME.png`` beside ``NAME.csv`` with the columns ``series,x,y``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from figgen.errors import FiggenError
+
+XKind = Literal["numeric", "categorical"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table row as text: the series name, the x entry and the y value."""
+
+    series: str
+    x: str
+    y: str
+
+
+@dataclass(frozen=True)
+class ChartTable:
+    """A chart's data table; ``x_kind`` says whether x entries are numbers or labels."""
+
+    rows: tuple[Row, ...]
+    x_kind: XKind
+
+    def series_names(self) -> list[str]:
+        """Series names in order of first appearance."""
+        return list(dict.fromkeys(row.series for row in self.rows))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"x_kind": self.x_kind, "rows": [[r.series, r.x, r.y] for r in self.rows]}
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> ChartTable:
+        return cls(tuple(Row(*map(str, row)) for row in values["rows"]), values["x_kind"])
+
+    def markdown(self) -> str:
+        """The table in the answer format the prompt asks for."""
+        lines = ["| Series Name | X Value | Y Value |", "|---|---|---|"]
+        lines += [f"| {r.series} | {r.x} | {r.y} |" for r in self.rows]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SourceChart:
+    """One source chart: an id, its ground-truth table and where its picture comes from.
+
+    ``image`` is a PNG file (external folder) or None for figgen panels, which are rendered
+    from ``figure`` (the record's path) and ``panel`` (its index) when composing.
+    """
+
+    id: str
+    kind: str
+    table: ChartTable
+    image: Path | None = None
+    figure: Path | None = None
+    panel: int | None = None
+
+
+def number_text(value: float) -> str:
+    """A float as the shortest text that reads back to it ("3.0" -> "3")."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+# ---- figgen records ------------------------------------------------------------------------
+
+PanelTable = Callable[[dict[str, Any]], ChartTable | None]
+
+
+def line_table(panel: dict[str, Any]) -> ChartTable | None:
+    """The marker points of a line panel; None when its markers are not drawn."""
+    if not panel.get("style", {}).get("marker"):
+        return None
+    rows = [
+        Row(str(series["label"]), number_text(x), number_text(y))
+        for series in panel["data"]["series"]
+        for x, y in zip(series["x"], series["y"], strict=True)
+    ]
+    return ChartTable(tuple(rows), "numeric")
+
+
+def bar_panel_table(panel: dict[str, Any]) -> ChartTable:
+    """One row per bar: series label, category and value (a stacked segment's own length),
+    as the bar kind's :func:`figgen.kinds.bar.bar_table` gives them."""
+    from figgen.kinds.bar import bar_table
+
+    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel["data"])]
+    return ChartTable(tuple(rows), "categorical")
+
+
+PANEL_TABLES: dict[str, PanelTable] = {"line": line_table, "bar": bar_panel_table}
+"""Plot kinds whose panels carry a ground-truth table, and how to read it."""
+
+
+def is_figgen_build(folder: Path) -> bool:
+    return (folder / "figures").is_dir() and any((folder / "figures").glob("*.json"))
+
+
+def figgen_sources(folder: Path) -> list[SourceChart]:
+    """Every panel of a figgen build whose kind has a table, in figure and panel order."""
+    from figgen.record import load_record
+
+    sources = []
+    for path in sorted((folder / "figures").glob("*.json")):
+        record = load_record(path)
+        for panel in record["panels"]:
+            reader = PANEL_TABLES.get(panel["kind"])
+            table = reader(panel) if reader else None
+            if table is not None and table.rows:
+                sources.append(
+                    SourceChart(
+                        f"{record['id']}-p{panel['index']}",
+                        panel["kind"],
+                        table,
+                        figure=path,
+                        panel=int(panel["index"]),
+                    )
+                )
+    return sources
+
+
+# ---- external folders of PNG + CSV ---------------------------------------------------------
+
+COLUMNS = ("series", "x", "y")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def read_csv_table(path: Path) -> ChartTable:
+    """A ``series,x,y`` CSV (header required, any column order, extra columns ignored).
+
+    x is numeric when every x entry is a number, else categorical; every y must be a number.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise FiggenError(f"{path} is not UTF-8 text; save the table as a UTF-8 CSV") from None
+    reader = csv.DictReader(io.StringIO(text))
+    header = [name.strip().lower() for name in reader.fieldnames or []]
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise FiggenError(
+            f"{path} has no column {', '.join(missing)} (header: {','.join(header) or 'empty'}); "
+            "the first line must name the columns series,x,y"
+        )
+    rows = []
+    for number, raw in enumerate(reader, start=2):
+        cells = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
+        if not any(cells.get(c) for c in COLUMNS):
+            continue
+        if not cells["x"]:
+            raise FiggenError(f"{path} line {number} has an empty x; fill it or drop the row")
+        if not _is_number(cells["y"]):
+            raise FiggenError(
+                f"{path} line {number}: y {cells['y']!r} is not a number; write a plain number"
+            )
+        rows.append(Row(cells["series"], cells["x"], cells["y"]))
+    if not rows:
+        raise FiggenError(f"{path} holds no data rows; add rows of series,x,y")
+    x_kind: XKind = "numeric" if all(_is_number(r.x) for r in rows) else "categorical"
+    return ChartTable(tuple(rows), x_kind)
+
+
+def folder_sources(folder: Path) -> list[SourceChart]:
+    """``NAME.png`` + ``NAME.csv`` pairs; a PNG without its CSV is an error, not a skip."""
+    images = sorted(folder.glob("*.png"))
+    if not images:
+        raise FiggenError(
+            f"{folder} holds no PNG charts; pass a figgen build or a folder of NAME.png + NAME.csv"
+        )
+    sources = []
+    for image in images:
+        table_path = image.with_suffix(".csv")
+        if not table_path.is_file():
+            raise FiggenError(f"{image} has no table {table_path.name}; add a series,x,y CSV")
+        sources.append(SourceChart(image.stem, "external", read_csv_table(table_path), image))
+    return sources
+
+
+def load_sources(folder: str | Path) -> list[SourceChart]:
+    """The source charts of a figgen build or of a folder of PNG + CSV pairs."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FiggenError(f"--source {folder} is not a folder; pass a figgen build or PNG + CSV")
+    sources = figgen_sources(folder) if is_figgen_build(folder) else folder_sources(folder)
+    if not sources:
+        raise FiggenError(
+            f"{folder} has no chart with a table (line panels with markers, bar panels); "
+            "build with more line panels, e.g. a config with kinds = {line = 1}"
+        )
+    return sources
+
+
+def tables_by_id(sources: Iterable[SourceChart]) -> dict[str, ChartTable]:
+    return {source.id: source.table for source in sources}
