@@ -32,9 +32,9 @@ from figgen.density.manifest import (
 )
 from figgen.density.tables import SourceChart, load_sources
 from figgen.errors import FiggenError
+from figgen.eval.image import PNG_COMPRESS_LEVEL
 from figgen.render import RepairFailed
-from figgen.render.canvas import PNG_COMPRESS_LEVEL
-from figgen.store import atomic_write_bytes, atomic_write_text
+from figgen.storage import atomic_write_bytes, atomic_write_text
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from figgen.density.score import score_files
 from figgen.eval.plots import Plot
 from figgen.eval.report import _table
 from figgen.eval.usage import Usage
-from figgen.store import atomic_write_text
+from figgen.storage import atomic_write_text
 
 
 def build_metrics(
