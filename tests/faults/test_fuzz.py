@@ -3,7 +3,8 @@
 Each reader must turn any input into a value or a recorded rejection: the answer parser into
 a ``ParsedAnswer`` (parsed, or rejected with a reason), the config loader into a config or a
 one-line ``ConfigError``, the record and question readers into a record / items or a one-line
-``FiggenError``. Every property runs a few hundred cases in the quick suite and 10,000 in the
+``FiggenError``, the density benchmark's table parser into tables or a named format
+error. Every property runs a few hundred cases in the quick suite and 10,000 in the
 slow one.
 """
 
@@ -20,6 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from figgen.config import FigureConfig, config_from_dict, load_config
+from figgen.density.parse import parse_tables
 from figgen.errors import ConfigError, FiggenError
 from figgen.eval.dataset import load_dataset
 from figgen.eval.parse import ParsedAnswer, parse_reply
@@ -268,3 +270,52 @@ def test_question_reader(tmp_path: Path, line: bytes) -> None:
 @given(line=damaged(QA_LINE))
 def test_question_reader_10k(tmp_path: Path, line: bytes) -> None:
     _qa_property(tmp_path, line)
+
+
+# --- the density benchmark's table parser ---------------------------------------------------
+
+table_cells = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(str),
+    st.integers(-(10**9), 10**9).map(str),
+    st.sampled_from(["Series 1", "A ", "", "n/a", "1e400", "~3", "-0", "1,234", "|", "---"]),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=12),
+)
+
+
+@st.composite
+def table_replies(draw: st.DrawFn) -> str:
+    """A reply as models write tables: headings, pipes, fences, ragged rows, cuts, junk."""
+    parts = []
+    for n in range(draw(st.integers(0, 4))):
+        rows = draw(st.lists(st.tuples(table_cells, table_cells, table_cells), max_size=8))
+        heading = draw(st.sampled_from([f"Chart {n + 1}", f"**Chart {n + 1}:**", f"### {n}", ""]))
+        body = "\n".join("| " + " | ".join(row) + " |" for row in rows)
+        header = draw(st.sampled_from(["| Series Name | X Value | Y Value |\n|---|---|---|", ""]))
+        parts.append(f"{heading}\n{header}\n{body}")
+    text = "\n\n".join(parts)
+    wrap = draw(st.sampled_from(["{}", "```\n{}\n```", "<think>x</think>{}", "Sure: {} done"]))
+    text = wrap.replace("{}", text)
+    cut = draw(st.integers(0, len(text)))
+    noise = draw(st.text(alphabet='|-:*#`\n {}', max_size=30))
+    return draw(st.sampled_from([text, text[:cut], noise + text, noise]))
+
+
+def _table_property(text: str) -> None:
+    parsed = parse_tables(text)
+    assert (parsed.format_error is None) == bool(parsed.charts)
+    for chart in parsed.charts:
+        assert chart and all(isinstance(row.series, str) for row in chart)
+    json.dumps(parsed.to_dict())  # what the answers file stores
+
+
+@quick
+@given(table_replies())
+def test_density_table_parser(text: str) -> None:
+    _table_property(text)
+
+
+@pytest.mark.slow
+@slow
+@given(table_replies())
+def test_density_table_parser_10k(text: str) -> None:
+    _table_property(text)
