@@ -135,14 +135,8 @@ def run(
         )
 
     summary = asyncio.run(go())
-    typer.echo(
-        f"{model}: asked {summary.asked} (skipped {summary.skipped} already answered), "
-        f"answered {summary.answered}, without a table {summary.rejected}, errors "
-        f"{summary.errors}, {summary.usage.input_tokens:,} in / "
-        f"{summary.usage.output_tokens:,} out tokens, ${summary.usage.cost_usd:.4f} -> {out}"
-    )
-    if summary.stopped_for_budget:
-        typer.echo("stopped early to stay within --max-cost; run again with a higher limit")
+    for line in summary.report_lines(model, out, rejected="without a table"):
+        typer.echo(line)
 
 
 @app.command("score")

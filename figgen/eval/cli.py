@@ -169,14 +169,8 @@ def run(
         )
 
     summary = asyncio.run(go())
-    typer.echo(
-        f"{model}: asked {summary.asked} (skipped {summary.skipped} already answered), "
-        f"answered {summary.answered}, rejected {summary.rejected}, errors {summary.errors}, "
-        f"{summary.usage.input_tokens:,} in / {summary.usage.output_tokens:,} out tokens, "
-        f"${summary.usage.cost_usd:.4f} -> {out}"
-    )
-    if summary.stopped_for_budget:
-        typer.echo("stopped early to stay within --max-cost; run again with a higher limit")
+    for line in summary.report_lines(model, out):
+        typer.echo(line)
 
 
 @app.command("score")

@@ -74,6 +74,18 @@ class RunSummary:
     stopped_for_budget: bool = False
     estimate: Estimate | None = None
 
+    def report_lines(self, model: str, out: str | Path, *, rejected: str = "rejected") -> list[str]:
+        """What the CLI says when a run ends; ``rejected`` names the unreadable replies."""
+        lines = [
+            f"{model}: asked {self.asked} (skipped {self.skipped} already answered), "
+            f"answered {self.answered}, {rejected} {self.rejected}, errors {self.errors}, "
+            f"{self.usage.input_tokens:,} in / {self.usage.output_tokens:,} out tokens, "
+            f"${self.usage.cost_usd:.4f} -> {out}"
+        ]
+        if self.stopped_for_budget:
+            lines.append("stopped early to stay within --max-cost; run again with a higher limit")
+        return lines
+
 
 class _FatalError(Exception):
     pass
