@@ -7,6 +7,8 @@ written as it was; after the cause is removed, the same command finishes the job
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -210,7 +212,13 @@ def test_a_second_build_into_the_same_folder_is_refused_naming_the_first(
         while not (out / LOCK_NAME).is_file() or not (out / LOCK_NAME).read_text():
             assert time.monotonic() < deadline and first.poll() is None
             time.sleep(0.05)
-        second = subprocess.run(command, capture_output=True, text=True)
+        # hold the first build still while it holds the lock, so a fast machine cannot let it
+        # finish before the second one starts (a stopped process keeps its lock)
+        os.kill(first.pid, signal.SIGSTOP)
+        try:
+            second = subprocess.run(command, capture_output=True, text=True)
+        finally:
+            os.kill(first.pid, signal.SIGCONT)
         assert second.returncode == 2
         message = one_line(second.stderr, "is being written by another figgen run")
         assert f"pid {first.pid}" in message and "figgen build --n 6" in message
