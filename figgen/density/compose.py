@@ -250,7 +250,9 @@ def _compound(
         compound_id, k, grid_for(k), [s.id for s in group], boxes, image, width, height
     )
     atomic_write_bytes(out / image, png)
-    record = {**(native_record or {}), **compound.record(mode)}
+    # a paper-mode compound pastes source images, so it has no figgen panels of its own; the
+    # empty list keeps it a record that figgen.record.parse_record reads
+    record = {"panels": [], **(native_record or {}), **compound.record(mode)}
     atomic_write_text(record_path, json.dumps(record) + "\n")
     return compound
 

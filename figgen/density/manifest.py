@@ -41,9 +41,6 @@ class Compound:
             "id": self.id,
             "image": {"file": self.image, "width": self.width, "height": self.height},
             "layout": {"n_panels": self.density, "rows": rows, "cols": cols, "arrangement": "grid"},
-            # pasted source images, not figgen panels: readers that need a record's panels
-            # (figgen.record.parse_record) find an empty list rather than a foreign file
-            "panels": [],
             "density": {"mode": mode, "sources": self.sources, "boxes": self.boxes},
         }
 
