@@ -104,7 +104,8 @@ class AnswerServer:
 
             def do_POST(self) -> None:  # noqa: N802  (http.server's name)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                text = body["messages"][0]["content"][0]["text"]
+                parts = body["messages"][0]["content"]  # the images, then the text
+                text = next(part["text"] for part in parts if part["type"] == "text")
                 qid = text[1 : text.index("]")]
                 with server._lock:
                     server.asked[qid] += 1
