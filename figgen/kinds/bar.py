@@ -25,6 +25,7 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
 from figgen.spec import FigureStyle, PanelSpec
+from figgen.vqa.answerable import legend_boxes, mark_hidden
 from figgen.vqa.families import ERROR_BARS, Family, declare
 from figgen.vqa.numbers import round_sig
 
@@ -364,16 +365,22 @@ class BarKind(KindHooks):
 
 def _value_questions(ctx: FigureContext, panel: dict[str, Any], bars: BarData) -> None:
     index, n = panel["index"], len(bars.categories)
+    tops = bars.bottoms() + np.array([s.values for s in bars.series], dtype=float)
+    span = float(np.ptp([0.0, *tops.ravel(), *bars.bottoms().ravel()]))
+    legends = legend_boxes(ctx, panel)
     for s, series in enumerate(bars.series):
         item = (s + n // 2) % n  # a different category for each series
         whose = f' of the series "{series.label}"' if series.label else ""
         length = " (the length of its segment)" if bars.mode == "stacked" else ""
         evidence = _bar_ids(ctx, index, s, item)
+        if any(mark_hidden(e, legends) for e in ctx.elements(index, "bar") if e["id"] in evidence):
+            continue
         ctx.ask(
             BAR_VALUE,
             panel,
             round_sig(series.values[item]),
             evidence=evidence,
+            span=span,
             whose=whose,
             category=bars.categories[item],
             length=length,

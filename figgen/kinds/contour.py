@@ -317,14 +317,15 @@ def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> Non
             if has(data.samples_y)
             else "the quantity the contours show (the y coordinate of its centre of mass)"
         )
-        ctx.ask(MEAN_Y, panel, round_sig(mean), evidence=fields, what=what)
+        span = max(data.y) - min(data.y)
+        ctx.ask(MEAN_Y, panel, round_sig(mean), evidence=fields, span=span, what=what)
     range_question(ctx, panel, "the contours", min(data.x), max(data.x), fields)
     if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
         # filled bands run from min(z) to max(z), so the colour bar spans exactly that
         z = [float(v) for row in data.z for v in row]
         bar = ctx.element_ids(panel["index"], "colorbar", "colorbar_tick_label")
-        ctx.ask(MIN_Z, panel, round_sig(min(z)), evidence=bar)
-        ctx.ask(MAX_Z, panel, round_sig(max(z)), evidence=bar)
+        ctx.ask(MIN_Z, panel, round_sig(min(z)), evidence=bar, span=max(z) - min(z))
+        ctx.ask(MAX_Z, panel, round_sig(max(z)), evidence=bar, span=max(z) - min(z))
 
 
 register(ContourKind())

@@ -21,7 +21,7 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
-from figgen.vqa import trends
+from figgen.vqa import answerable, trends
 from figgen.vqa.families import ERROR_BARS, RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
@@ -205,7 +205,12 @@ class HistogramKind(KindHooks):
         bars = ctx.element_ids(panel["index"], "bar")
         if level == 1:
             counts = [float(c) for c in data.counts]
-            if counts and min(counts) > 0 and min(counts) >= MIN_VISIBLE_BAR * max(counts):
+            if (
+                counts
+                and min(counts) > 0
+                and min(counts) >= MIN_VISIBLE_BAR * max(counts)
+                and answerable.all_shown(ctx, panel, "bar")
+            ):
                 ctx.ask(N_BARS, panel, len(counts), evidence=bars)
         elif level == 2:
             _values(ctx, panel, bars)
@@ -254,13 +259,28 @@ def _findings(panel: dict[str, Any]) -> list[Finding]:
 
 def _values(ctx: FigureContext, panel: dict[str, Any], bars: list[int]) -> None:
     data = HistogramData.from_dict(panel["data"])
-    ctx.ask(HIST_MEAN, panel, round_sig(statistics.fmean(data.samples)), evidence=bars)
     counts, edges = data.counts, data.bin_edges
+    shown = set(range(len(counts))) - answerable.hidden_items(ctx, panel, "bar")
+    mean = statistics.fmean(data.samples)
+    if answerable.hist_mean_readable(counts, edges, shown, mean):
+        ctx.ask(HIST_MEAN, panel, round_sig(mean), evidence=bars, span=edges[-1] - edges[0])
     filled = [i for i, c in enumerate(counts) if c > 0]
-    if filled:
-        count_axis = "x" if data.orientation == "horizontal" else "y"
-        value_axis = "y" if count_axis == "x" else "x"
-        ctx.ask(MAX_COUNT, panel, round_sig(max(counts)), evidence=bars, count_axis=count_axis)
+    if not filled:
+        return
+    count_axis = "x" if data.orientation == "horizontal" else "y"
+    value_axis = "y" if count_axis == "x" else "x"
+    tallest = max(counts)
+    if all(i in shown for i, c in enumerate(counts) if c == tallest):
+        ctx.ask(
+            MAX_COUNT,
+            panel,
+            round_sig(tallest),
+            evidence=bars,
+            span=tallest,
+            scale=panel.get(f"{count_axis}scale", "linear"),
+            count_axis=count_axis,
+        )
+    if filled[0] in shown and filled[-1] in shown:
         range_question(
             ctx,
             panel,

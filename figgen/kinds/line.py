@@ -30,6 +30,7 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
+from figgen.vqa import answerable
 from figgen.vqa.colors import COLOR_NAMES
 from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.numbers import number_text, round_sig
@@ -217,7 +218,7 @@ class LineKind(KindHooks):
         else:
             names = [f"the data points of {n}" if n else None for n in series_names(panel)]
             for s, (points, name) in enumerate(zip(self.point_sets(panel), names, strict=True)):
-                if name is not None:
+                if name is not None and answerable.series_shown(ctx, panel, s):
                     evidence = ctx.element_ids(panel["index"], "line", "marker", series=s)
                     shape_questions(ctx, panel, points, name, evidence)
 
@@ -282,34 +283,59 @@ def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
 
 def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
     index, data = panel["index"], panel["data"]
+    all_y = [float(v) for series in data["series"] for v in series["y"]]
+    span = max(all_y) - min(all_y) if all_y else 0.0
     for s, (series, name) in enumerate(zip(data["series"], series_names(panel), strict=True)):
-        if name is None:
+        if name is None or not answerable.series_shown(ctx, panel, s):
             continue
         evidence = ctx.element_ids(index, "line", "marker", series=s)
         xs, ys = [float(v) for v in series["x"]], [float(v) for v in series["y"]]
         if not ys:
             continue
-        stats_questions(ctx, panel, f"the points of {name}", ys, evidence)
-        middle = len(xs) // 2
-        quoted = number_text(xs[middle])
-        if [number_text(x) for x in xs].count(quoted) > 1:
-            continue  # two drawn points would answer to the same quoted x
+        stats_questions(ctx, panel, f"the points of {name}", ys, evidence, span=span)
+        asked = _asked_vertex(ctx, panel, s, xs, ys, span)
+        if asked is None:
+            continue
         ctx.ask(
             VALUE_AT_X,
             panel,
-            round_sig(ys[middle]),
+            round_sig(ys[asked]),
             # the series' line and the marker drawn at the asked x
             evidence=ctx.element_ids(index, "line", series=s)
             + [
                 int(e["id"])
                 for e in ctx.elements(index, "marker")
-                if e.get("series") == s and e.get("item") == middle
+                if e.get("series") == s and e.get("item") == asked
             ],
+            span=span,
+            scale=panel.get("yscale", "linear"),
             name=name,
-            quoted=quoted,
+            quoted=number_text(xs[asked]),
         )
     all_x = [float(v) for series in data["series"] for v in series["x"]]
     range_question(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))
+
+
+def _asked_vertex(
+    ctx: FigureContext,
+    panel: dict[str, Any],
+    series: int,
+    xs: list[float],
+    ys: list[float],
+    span: float,
+) -> int | None:
+    """The vertex ``value_at_x`` asks about: the one nearest the middle of the line that stands
+    apart from the others in pixels, whose quoted x names it alone and whose value sSMAPE can
+    score; None when no vertex qualifies."""
+    quoted = [number_text(x) for x in xs]
+    scale = panel.get("yscale", "linear")
+    candidates = [
+        i
+        for i in answerable.separated_vertices(ctx, panel, series)
+        if quoted.count(quoted[i]) == 1 and answerable.ssmape_meaningful(ys[i], span, scale)
+    ]
+    middle = len(xs) // 2
+    return min(candidates, key=lambda i: (abs(i - middle), i), default=None)
 
 
 register(LineKind())

@@ -31,7 +31,7 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import trends
+from figgen.vqa import answerable, trends
 from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.series_questions import (
     range_question,
@@ -222,9 +222,11 @@ class ScatterKind(KindHooks):
         points = ctx.element_ids(panel["index"], "point")
         if level == 1:
             ctx.ask(N_POINTS, panel, len(data.x), evidence=points)
+        elif not answerable.all_shown(ctx, panel, "point"):
+            return  # values and shapes need every point; a legend or the frame hides some
         elif level == 2:
-            what = "the plotted points"
-            stats_questions(ctx, panel, what, [float(v) for v in data.y], points)
+            what, ys = "the plotted points", [float(v) for v in data.y]
+            stats_questions(ctx, panel, what, ys, points, span=max(ys) - min(ys))
             range_question(ctx, panel, what, min(data.x), max(data.x), points)
         else:
             for point_set in self.point_sets(panel):

@@ -8,9 +8,11 @@ Gradient direction (contour of a plane, ``linear``): a colour bar must be drawn 
     or "top to bottom".
 Peaks (contour of Gaussian bumps, ``gmm``): a colour bar must be drawn and both axes linear.
     The separate maxima of the generating field (same dip / floor rule as modes, along the
-    straight path to every taller maximum, stable under the same variations) must equal those
-    of the drawn field after a 3x3 mean, where a lower maximum also needs a drawn contour level
-    between its saddle and its top (else it reads as a shoulder).
+    straight path to every taller maximum, stable under the same variations) must equal the
+    peaks the drawing shows: the innermost regions of the drawn (noisy) field at the drawn
+    levels, that is the connected regions above some level that hold no region above the next
+    level (:func:`drawn_peaks`). Every such region is an innermost contour loop or filled band a
+    reader sees as a peak, noise bumps included; where they differ from the truth, no question.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
+from scipy import ndimage
 
 from figgen.vqa.trends import LINEAR_R2, STABLE_PEAK_RULES, linear_axes
 
@@ -71,15 +74,12 @@ def _field_peaks(
     *,
     dip: float = 0.75,
     floor: float = 0.1,
-    levels: Sequence[float] | None = None,
 ) -> int:
     """Separate local maxima of a 2-D field, judged like :func:`count_peaks`.
 
     Heights are taken above the field's minimum. A maximum counts when it reaches ``floor`` of
     the tallest and, on the straight path to every taller maximum, the field dips below ``dip``
-    times its height. With ``levels`` (the drawn contour levels, in field units) a lower maximum
-    also needs a level between its highest such dip and its top: otherwise no contour closes
-    around it alone and the eye sees a shoulder, not a peak.
+    times its height.
     """
     base = float(field.min())
     h = field - base
@@ -112,21 +112,29 @@ def _field_peaks(
             saddle = max(saddle, float(path.min()))
         if saddle >= dip * height:
             continue
-        if (
-            levels is not None
-            and np.isfinite(saddle)
-            and not any(saddle + base < level < height + base for level in levels)
-        ):
-            continue
         count += 1
     return count
 
 
-def _box_smooth(z: np.ndarray) -> np.ndarray:
-    padded = np.pad(z, 1, mode="edge")
-    rows, cols = z.shape
-    total = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
-    return np.asarray(total, dtype=float) / 9
+def drawn_peaks(z: np.ndarray, levels: Sequence[float]) -> int:
+    """How many peaks a contour drawing of ``z`` at ``levels`` shows: its innermost regions.
+
+    A region is a connected set of grid points at or above one level (8-connected, as contour
+    lines close around diagonal neighbours); it is innermost when no point in it reaches the
+    next level up. Each innermost region is one hill top the drawing shows.
+    """
+    ordered = sorted(float(v) for v in levels)
+    if not ordered:
+        return 0
+    count = 0
+    for k, level in enumerate(ordered):
+        regions, n = ndimage.label(z >= level, structure=np.ones((3, 3), dtype=bool))
+        if k + 1 == len(ordered):
+            count += n
+            continue
+        holding = np.unique(regions[(z >= ordered[k + 1]) & (regions > 0)])
+        count += n - len(holding)
+    return count
 
 
 def n_peaks(panel: dict[str, Any]) -> int | None:
@@ -134,7 +142,7 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
 
     Needs a colour bar (to tell peaks from troughs) and linear axes. The generating bumps
     (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
-    true count; the drawn field, lightly smoothed (3x3 mean), must show the same count.
+    true count; the field as drawn, at its drawn levels, must show the same count.
     """
     params, style = panel.get("params", {}), panel.get("style", {})
     if (
@@ -160,5 +168,5 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
     if len(verdicts) != 1:
         return None
     truth = verdicts.pop()
-    drawn = _field_peaks(_box_smooth(z), levels=panel["data"].get("levels") or [])
+    drawn = drawn_peaks(z, panel["data"].get("levels") or [])
     return truth if truth and drawn == truth else None

@@ -42,11 +42,19 @@ def _extreme_marks(ctx: FigureContext, evidence: list[int], pick: Any) -> list[i
 
 
 def stats_questions(
-    ctx: FigureContext, panel: dict[str, Any], what: str, ys: list[float], evidence: list[int]
+    ctx: FigureContext,
+    panel: dict[str, Any],
+    what: str,
+    ys: list[float],
+    evidence: list[int],
+    *,
+    span: float,
 ) -> None:
     """Mean, median, smallest and largest y of ``what`` (e.g. "the plotted points").
 
-    The smallest and largest point to the mark(s) holding them, so they can be pointed at.
+    ``span`` is the range of every y value the panel draws (the axis a truth near zero is
+    judged against). The smallest and largest point to the mark(s) holding them, so they can
+    be pointed at.
     """
     extremes = {
         MIN_Y.name: _extreme_marks(ctx, evidence, min),
@@ -63,6 +71,8 @@ def stats_questions(
             panel,
             round_sig(value),
             evidence=extremes.get(family.name, evidence),
+            span=span,
+            scale=panel.get("yscale", "linear"),
             what=what,
         )
 

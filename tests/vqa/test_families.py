@@ -125,8 +125,11 @@ def test_level2_values_against_numpy(record: dict[str, Any], items: list[QAItem]
         k = int(np.argmin(np.abs(np.array(series["x"]) - x_quoted)))
         assert item.answer == pytest.approx(series["y"][k], rel=1e-5)
     for name, reduce in (("min_z", np.min), ("max_z", np.max)):
-        (item,) = family(items, name)
-        assert item.answer == pytest.approx(reduce(panel_of(record, item)["data"]["z"]), rel=1e-5)
+        for item in family(items, name):
+            z = panel_of(record, item)["data"]["z"]
+            assert item.answer == pytest.approx(reduce(z), rel=1e-5)
+    # the bump's smallest value is ~0 of a span of 1: sSMAPE cannot score it, so not asked
+    assert not family(items, "min_z") and len(family(items, "max_z")) == 1
     for item in family(items, "hist_mean"):
         assert item.answer == pytest.approx(np.mean(panel_of(record, item)["data"]["samples"]))
     for item in family(items, "max_count"):
