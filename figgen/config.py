@@ -44,8 +44,12 @@ class ImageConfig(Section):
     dpi: IntRange = (200, 500)
     aspect: Range = (0.25, 1.5)
     panel_inches: Range = (3.0, 5.0)
-    max_inches: float = Field(25.0, gt=1.0, description="largest figure side, inches")
-    max_pixels: int = Field(25_000_000, gt=0, description="dpi is lowered to stay below this")
+    figure_aspect: Range = Field(
+        (0.4, 4.0),
+        description="whole-figure width / height; strips outside it get wider or taller panels",
+    )
+    max_inches: float = Field(16.0, gt=1.0, description="largest figure side, inches")
+    max_pixels: int = Field(16_000_000, gt=0, description="dpi is lowered to stay below this")
     png_encoder: PngEncoderName = Field(
         "zlib", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
     )

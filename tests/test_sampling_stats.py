@@ -70,6 +70,20 @@ def test_panel_counts_are_wide_with_median_near_six(specs: list[FigureSpec]) -> 
     assert arrangements == {"horizontal", "vertical", "grid"}
 
 
+def test_canvas_is_capped_to_what_papers_print(specs: list[FigureSpec]) -> None:
+    img = FigureConfig().image
+    low, high = img.figure_aspect
+    aspects = [s.width_in / s.height_in for s in specs]
+    slack = 2 / 200  # a side snaps to whole pixels: one pixel at the lowest dpi, either side
+    assert all(low * (1 - slack) <= a <= high * (1 + slack) for a in aspects)
+    assert min(aspects) < 0.45 and max(aspects) > 3.5  # tall and wide strips still occur
+    assert all(s.width_px * s.height_px <= img.max_pixels * 1.001 for s in specs)
+    assert all(max(s.width_in, s.height_in) <= img.max_inches + 1 / 200 for s in specs)
+    # the caps reshape the canvas only: the layout (panel count, grid) is sampled as before
+    strips = [s for s in specs if s.layout.arrangement == "vertical" and s.layout.rows == 5]
+    assert strips and all(s.width_in / s.height_in >= low * (1 - slack) for s in strips)
+
+
 def test_canvas_and_style_ranges(specs: list[FigureSpec]) -> None:
     assert all(200 <= s.dpi <= 500 for s in specs)
     assert all(0.25 <= s.panel_aspect <= 1.5 for s in specs)

@@ -38,11 +38,22 @@ def sample_canvas(
     cfg: FigureConfig,
     layout: LayoutSpec,
 ) -> tuple[float, float, int, float]:
-    """Figure width and height in inches, dpi, and the panel aspect ratio (w/h) sampled."""
+    """Figure width and height in inches, dpi, and the panel aspect ratio (w/h) sampled.
+
+    The whole figure is held to what papers print (docs/architecture.md, "Canvas"): its
+    width / height within ``image.figure_aspect`` (a strip too long for a page keeps its
+    length and gets taller or wider panels), its longest side at most ``image.max_inches``
+    and its pixel count at most ``image.max_pixels`` (dpi is lowered first).
+    """
     img = cfg.image
     panel_w = uniform(rng, img.panel_inches)
     aspect = uniform(rng, img.aspect)
     width, height = layout.cols * panel_w, layout.rows * panel_w / aspect
+    low, high = img.figure_aspect
+    if width / height < low:
+        height = width / low
+    elif width / height > high:
+        width = height * high
     shrink = min(1.0, img.max_inches / width, img.max_inches / height)
     width, height = width * shrink, height * shrink
     dpi = integer(rng, img.dpi)
