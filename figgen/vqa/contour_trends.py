@@ -116,23 +116,52 @@ def _field_peaks(
     return count
 
 
+def _regions(z: np.ndarray, level: float) -> tuple[np.ndarray, int]:
+    """Label the connected regions of ``z >= level`` the way contour lines enclose them.
+
+    Grid neighbours connect; diagonal neighbours only across a saddle cell whose mean reaches
+    the level (the middle of the cell decides, as in matplotlib's contour algorithm).
+    """
+    above = z >= level
+    labels, n = ndimage.label(above)
+    a, b, c, d = above[:-1, :-1], above[:-1, 1:], above[1:, :-1], above[1:, 1:]
+    middle = (z[:-1, :-1] + z[:-1, 1:] + z[1:, :-1] + z[1:, 1:]) / 4 >= level
+    parent = list(range(n + 1))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    links = [
+        (a & d & ~b & ~c & middle, labels[:-1, :-1], labels[1:, 1:]),
+        (b & c & ~a & ~d & middle, labels[:-1, 1:], labels[1:, :-1]),
+    ]
+    for saddle, first, second in links:
+        for i, j in zip(first[saddle], second[saddle], strict=True):
+            parent[root(int(i))] = root(int(j))
+    roots = np.array([root(i) for i in range(n + 1)])
+    merged = roots[labels]
+    kept = np.unique(merged[above])
+    return merged, len(kept)
+
+
 def drawn_peaks(z: np.ndarray, levels: Sequence[float]) -> int:
     """How many peaks a contour drawing of ``z`` at ``levels`` shows: its innermost regions.
 
-    A region is a connected set of grid points at or above one level (8-connected, as contour
-    lines close around diagonal neighbours); it is innermost when no point in it reaches the
-    next level up. Each innermost region is one hill top the drawing shows.
+    A region is a connected set of grid points at or above one level (:func:`_regions`); it is
+    innermost when no point in it reaches the next level up. Each innermost region is one hill
+    top the drawing shows, closed by its own contour line or filled band.
     """
     ordered = sorted(float(v) for v in levels)
-    if not ordered:
-        return 0
     count = 0
     for k, level in enumerate(ordered):
-        regions, n = ndimage.label(z >= level, structure=np.ones((3, 3), dtype=bool))
+        regions, n = _regions(z, level)
         if k + 1 == len(ordered):
             count += n
             continue
-        holding = np.unique(regions[(z >= ordered[k + 1]) & (regions > 0)])
+        holding = np.unique(regions[z >= ordered[k + 1]])
         count += n - len(holding)
     return count
 

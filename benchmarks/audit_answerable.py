@@ -1,0 +1,263 @@
+"""Audit a build for questions whose answer the picture hides; counts per problem and family.
+
+``python benchmarks/audit_answerable.py DIR [BASELINE_DIR]`` reads ``DIR/figures/*.json`` and
+``DIR/qa.jsonl`` and prints, independently of :mod:`figgen.vqa.answerable` (its own axis maps,
+from the tick labels, and its own contour tracing, through matplotlib's contour engine):
+
+- ``under_legend``: value or shape questions on a line series or point set with a vertex inside
+  a legend box;
+- ``near_duplicate_x``: ``value_at_x`` where another vertex of the line lies within 1% of its x
+  span;
+- ``near_zero``: sSMAPE questions whose truth is below 5% of the drawn axis span (a reading
+  error of 1% of the span then costs more than 0.2 sSMAPE);
+- ``hist_mean_unreadable``: ``hist_mean`` where the bars' mean misses the sample mean by more
+  than the 0.05 sSMAPE that scores as correct, or fewer than 3 bars are filled;
+- ``n_peaks_not_drawn``: ``n_peaks`` whose answer differs from the innermost contour regions
+  matplotlib draws at the stored levels;
+- ``unchecked``: items an axis map could not be made for (offset text, too few ticks).
+
+With BASELINE_DIR (another build's ``qa.jsonl`` of the same records) it also prints how many
+questions each family lost.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import contourpy
+import numpy as np
+from matplotlib.path import Path as MplPath
+
+from figgen.vqa.measures import tick_number
+
+SERIES_FAMILIES = frozenset(
+    {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
+)
+"""Families that need every point of the series or point set they name."""
+NEAR_DUPLICATE = 0.01
+NEAR_ZERO = 0.05
+SCORED = 0.05
+
+
+@dataclass
+class AxisMap:
+    """pixel = offset + slope * value (log10 of the value on a log axis)."""
+
+    slope: float
+    offset: float
+    log: bool
+
+    def pixel(self, values: Iterable[float]) -> np.ndarray:
+        v = np.asarray(list(values), dtype=float)
+        return self.offset + self.slope * (np.log10(v) if self.log else v)
+
+    def value(self, pixels: Iterable[float]) -> np.ndarray:
+        shown = (np.asarray(list(pixels), dtype=float) - self.offset) / self.slope
+        return np.asarray(10**shown if self.log else shown)
+
+
+def elements(record: dict[str, Any], panel: int, *kinds: str) -> list[dict[str, Any]]:
+    return [e for e in record["elements"] if e.get("panel") == panel and e["kind"] in kinds]
+
+
+def axis_map(record: dict[str, Any], panel: dict[str, Any], axis: str) -> AxisMap | None:
+    """The data-to-pixel map of one axis, fitted to its tick labels' values and centres."""
+    index = panel["index"]
+    if any(e.get("axis") in (axis, None) for e in elements(record, index, "offset_text")):
+        return None
+    values, pixels = [], []
+    for label in elements(record, index, f"{axis}tick_label"):
+        value = tick_number(str(label.get("text", "")))
+        if value is None:
+            return None
+        x0, y0, x1, y1 = label["bbox"]
+        values.append(value)
+        pixels.append((x0 + x1) / 2 if axis == "x" else (y0 + y1) / 2)
+    log = panel.get(f"{axis}scale", "linear") == "log"
+    if log:
+        if min(values, default=0) <= 0:
+            return None
+        values = [float(np.log10(v)) for v in values]
+    if len(set(values)) < 2:
+        return None
+    slope, offset = np.polyfit(values, pixels, 1)
+    return AxisMap(float(slope), float(offset), log)
+
+
+def _inside(x: float, y: float, box: list[float]) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _series_of(record: dict[str, Any], item: dict[str, Any]) -> int | None:
+    lines = {e["id"]: e for e in record["elements"] if e["kind"] in ("line", "marker")}
+    named = {lines[i]["series"] for i in item["evidence"] if i in lines}
+    return named.pop() if len(named) == 1 else None
+
+
+def _points(
+    record: dict[str, Any], panel: dict[str, Any], item: dict[str, Any]
+) -> np.ndarray | None:
+    """The data points an item needs, in pixels; None where no axis map can be made."""
+    xmap, ymap = axis_map(record, panel, "x"), axis_map(record, panel, "y")
+    if panel["kind"] == "line":
+        series = _series_of(record, item)
+        chosen = panel["data"]["series"] if series is None else [panel["data"]["series"][series]]
+        xs = [v for s in chosen for v in s["x"]]
+        ys = [v for s in chosen for v in s["y"]]
+    else:
+        xs, ys = panel["data"]["x"], panel["data"]["y"]
+    if xmap is None or ymap is None:
+        return None
+    return np.column_stack([xmap.pixel(xs), ymap.pixel(ys)])
+
+
+def _axis_span(record: dict[str, Any], panel: dict[str, Any], axis: str) -> float | None:
+    """The data range of a linear axis as drawn: the plot box edges mapped back to data."""
+    mapping = axis_map(record, panel, axis)
+    boxes = elements(record, panel["index"], "panel")
+    if mapping is None or mapping.log or not boxes:
+        return None
+    x0, y0, x1, y1 = boxes[0]["bbox"]
+    ends = mapping.value([x0, x1] if axis == "x" else [y0, y1])
+    return float(abs(ends[1] - ends[0]))
+
+
+def _span_for(record: dict[str, Any], panel: dict[str, Any], item: dict[str, Any]) -> float | None:
+    family, data = item["family"], panel["data"]
+    if family in ("min_z", "max_z"):
+        return float(np.ptp(np.asarray(data["z"], dtype=float)))
+    if family == "bar_value":
+        return None
+    if family in ("hist_mean", "max_count"):
+        horizontal = data.get("orientation") == "horizontal"
+        value_axis, count_axis = ("y", "x") if horizontal else ("x", "y")
+        return _axis_span(record, panel, value_axis if family == "hist_mean" else count_axis)
+    return _axis_span(record, panel, "y")
+
+
+def drawn_peaks(panel: dict[str, Any]) -> int:
+    """Innermost filled regions matplotlib's contour engine draws at the stored levels."""
+    data = panel["data"]
+    z = np.asarray(data["z"], dtype=float)
+    generator = contourpy.contour_generator(
+        np.asarray(data["x"], dtype=float),
+        np.asarray(data["y"], dtype=float),
+        z,
+        fill_type=contourpy.FillType.OuterOffset,
+    )
+    levels = sorted(float(v) for v in data["levels"])
+    outers = []
+    for level in levels:
+        points, offsets = generator.filled(level, float(z.max()) + 1.0)
+        outers.append([MplPath(p[o[0] : o[1]]) for p, o in zip(points, offsets, strict=True)])
+    count = 0
+    for k, regions in enumerate(outers):
+        higher = outers[k + 1] if k + 1 < len(outers) else []
+        for region in regions:
+            # a higher region may share the grid's border with this one: test all its vertices
+            if not any(region.contains_points(h.vertices).any() for h in higher):
+                count += 1
+    return count
+
+
+@dataclass
+class Audit:
+    asked: Counter[str] = field(default_factory=Counter)
+    problems: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def flag(self, problem: str, item: dict[str, Any]) -> None:
+        self.problems[problem] += 1
+        self.examples.setdefault(problem, [])
+        if len(self.examples[problem]) < 3:
+            self.examples[problem].append(item["qid"])
+
+
+def audit_item(audit: Audit, record: dict[str, Any], item: dict[str, Any]) -> None:
+    panels = {p["index"]: p for p in record["panels"]}
+    panel = panels.get(item.get("panel"))
+    family = item["family"]
+    if panel is None:
+        return
+    if family in SERIES_FAMILIES and panel["kind"] in ("line", "scatter"):
+        points = _points(record, panel, item)
+        legends = [e["bbox"] for e in elements(record, panel["index"], "legend")]
+        if points is None:
+            audit.flag("unchecked", item)
+        elif any(_inside(x, y, box) for x, y in points for box in legends):
+            audit.flag("under_legend", item)
+    if family == "value_at_x":
+        series = panel["data"]["series"][_series_of(record, item) or 0]
+        quoted = float(re.search(r"x = (\S+)\?", item["question"]).group(1))  # type: ignore[union-attr]
+        xs = np.asarray(series["x"], dtype=float)
+        shown = np.log10(xs) if panel.get("xscale") == "log" else xs
+        k = int(np.argmin(np.abs(xs - quoted)))
+        others = np.delete(shown, k)
+        if np.any(np.abs(others - shown[k]) < NEAR_DUPLICATE * np.ptp(shown)):
+            audit.flag("near_duplicate_x", item)
+    if item["metric"] == "ssmape":
+        span = _span_for(record, panel, item)
+        if span is not None and abs(float(item["answer"])) < NEAR_ZERO * span:
+            audit.flag("near_zero", item)
+    if family == "hist_mean":
+        counts = np.asarray(panel["data"]["counts"], dtype=float)
+        edges = np.asarray(panel["data"]["bin_edges"], dtype=float)
+        binned = float(np.sum((edges[:-1] + edges[1:]) / 2 * counts) / counts.sum())
+        mean = float(np.mean(panel["data"]["samples"]))
+        error = abs(2 * (binned - mean) / (abs(binned) + abs(mean) or 1.0))
+        if error > SCORED or int((counts > 0).sum()) < 3:
+            audit.flag("hist_mean_unreadable", item)
+    if family == "n_peaks" and drawn_peaks(panel) != item["answer"]:
+        audit.flag("n_peaks_not_drawn", item)
+
+
+def audit_build(folder: Path) -> Audit:
+    """Audit every item of ``folder/qa.jsonl`` against its record."""
+    audit = Audit()
+    records: dict[str, dict[str, Any]] = {}
+    with (folder / "qa.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            item = json.loads(line)
+            audit.asked[item["family"]] += 1
+            figure = item["figure_id"]
+            if figure not in records:
+                path = folder / "figures" / f"{figure}.json"
+                records[figure] = json.loads(path.read_text(encoding="utf-8"))
+            audit_item(audit, records[figure], item)
+    return audit
+
+
+def main() -> None:
+    folder = Path(sys.argv[1])
+    audit = audit_build(folder)
+    print(f"{folder}: {sum(audit.asked.values())} questions")
+    for problem in (
+        "under_legend",
+        "near_duplicate_x",
+        "near_zero",
+        "hist_mean_unreadable",
+        "n_peaks_not_drawn",
+        "unchecked",
+    ):
+        examples = ", ".join(audit.examples.get(problem, []))
+        print(
+            f"  {problem}: {audit.problems[problem]}" + (f" (e.g. {examples})" if examples else "")
+        )
+    if len(sys.argv) > 2:
+        before = audit_build(Path(sys.argv[2])).asked
+        print("family: baseline -> this build (lost)")
+        for name in sorted(set(before) | set(audit.asked)):
+            old, new = before[name], audit.asked[name]
+            if old != new:
+                print(f"  {name}: {old} -> {new} ({old - new:+d})")
+
+
+if __name__ == "__main__":
+    main()
