@@ -332,7 +332,7 @@ def _asked_vertex(
     candidates = [
         i
         for i in answerable.separated_vertices(ctx, panel, series)
-        if quoted.count(quoted[i]) == 1 and answerable.ssmape_meaningful(ys[i], span, scale)
+        if quoted.count(quoted[i]) == 1 and answerable.away_from_zero(ys[i], span, scale)
     ]
     middle = len(xs) // 2
     return min(candidates, key=lambda i: (abs(i - middle), i), default=None)

@@ -20,10 +20,12 @@ Separated vertex (:func:`separated_vertices`): ``value_at_x`` asks about one ver
 Readable histogram mean (:func:`hist_mean_readable`): the mean of the shown bars (bin centres
     weighted by counts) must equal the sample mean within :data:`HIST_MEAN_TOLERANCE` sSMAPE,
     over at least :data:`MIN_HIST_BARS` shown bars: a perfect reading of the bars then scores.
-Meaningful sSMAPE (:func:`ssmape_meaningful`): sSMAPE divides by the truth, so a truth near zero
-    turns a tiny reading error into the worst score. On a linear axis the truth must be at
-    least :data:`NEAR_ZERO_SHARE` of the span of the values drawn along that axis.
-    :meth:`figgen.vqa.context.FigureContext.ask` applies it to every sSMAPE family.
+Truth away from zero (:func:`away_from_zero`): sSMAPE divides by the truth, so a truth near zero
+    turns a tiny reading error into the worst score; a relaxed 5% match does the same (it allows
+    5% of the truth). On a linear axis every number of the truth must be at least
+    :data:`NEAR_ZERO_SHARE` of the span of the values drawn along that axis.
+    :meth:`figgen.vqa.context.FigureContext.ask` applies it to every family in
+    :data:`RELATIVE_METRICS`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ MIN_HIST_BARS = 3
 NEAR_ZERO_SHARE = 0.1
 """A truth must be this share of the axis span or more: a reading error of half a percent of the
 span then stays within the 0.05 |sSMAPE| that scores as correct."""
+RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
+"""Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
 OCCLUDERS = frozenset({"legend", "frame"})
 """What can hide a mark from a question (other marks of the same panel do not)."""
 
@@ -227,8 +231,8 @@ def hist_mean_readable(
     return denominator > 0 and abs(2 * (reading - mean) / denominator) <= HIST_MEAN_TOLERANCE
 
 
-def ssmape_meaningful(truth: Any, span: float, scale: str = "linear") -> bool:
-    """Whether sSMAPE can score ``truth`` on an axis whose drawn values cover ``span``."""
+def away_from_zero(truth: Any, span: float, scale: str = "linear") -> bool:
+    """Whether a relative metric can score ``truth`` on an axis whose drawn values cover ``span``."""
     if scale == "log":
         return True  # a log axis shows relative size: sSMAPE measures the reading error
     values = truth if isinstance(truth, list) else [truth]

@@ -11,7 +11,7 @@ from typing import Any
 from figgen.kinds import KINDS as REGISTRY
 from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
-from figgen.vqa.answerable import ssmape_meaningful
+from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
@@ -100,17 +100,18 @@ class FigureContext:
 
         The question is the family's, with ``{loc}`` (the panel's location) and ``words``
         filled in, capitalised, and followed by the answer instruction. An answer holding a
-        non-finite number (NaN or infinity) is not askable and is dropped. An sSMAPE family
-        must give the ``span`` of the values drawn along the answer's axis (and that axis'
-        ``scale``): a truth near zero on it is dropped (:func:`ssmape_meaningful`).
+        non-finite number (NaN or infinity) is not askable and is dropped. A family scored
+        relative to its truth (sSMAPE, relaxed 5%) must give the ``span`` of the values drawn
+        along the answer's axis (and that axis' ``scale``): a truth near zero on it is dropped
+        (:func:`away_from_zero`).
         """
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
             return
-        if family.metric == "ssmape":
+        if family.metric in RELATIVE_METRICS:
             if span is None:
-                raise ValueError(f"{family.name} is scored by sSMAPE: ask it with the axis span")
-            if not ssmape_meaningful(answer, span, scale):
+                raise ValueError(f"{family.name} is scored relative to its truth: give the span")
+            if not away_from_zero(answer, span, scale):
                 log.debug("%s: dropped %s item with near-zero truth", self.figure_id, family.name)
                 return
         key = answer_key or family.answer_key

@@ -90,7 +90,10 @@ def range_question(
 ) -> None:
     """The [smallest, largest] values along ``axis`` that ``what`` cover."""
     answer = [round_sig(low), round_sig(high)]
-    ctx.ask(family, panel, answer, evidence=evidence, what=what, axis=axis)
+    scale = panel.get(f"{axis}scale", "linear")
+    ctx.ask(
+        family, panel, answer, evidence=evidence, span=high - low, scale=scale, what=what, axis=axis
+    )
 
 
 def shape_questions(
