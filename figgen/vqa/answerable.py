@@ -232,7 +232,7 @@ def hist_mean_readable(
 
 
 def away_from_zero(truth: Any, span: float, scale: str = "linear") -> bool:
-    """Whether a relative metric can score ``truth`` on an axis whose drawn values cover ``span``."""
+    """Whether a relative metric can score ``truth`` on an axis whose values cover ``span``."""
     if scale == "log":
         return True  # a log axis shows relative size: sSMAPE measures the reading error
     values = truth if isinstance(truth, list) else [truth]
