@@ -8,8 +8,8 @@ from the tick labels, and its own contour tracing, through matplotlib's contour 
   a legend box;
 - ``near_duplicate_x``: ``value_at_x`` where another vertex of the line lies within 1% of its x
   span;
-- ``near_zero``: sSMAPE questions whose truth is below 5% of the drawn axis span (a reading
-  error of 1% of the span then costs more than 0.2 sSMAPE);
+- ``near_zero``: sSMAPE and relaxed-5% questions with a truth below 5% of the drawn axis span
+  (a reading error of 1% of the span then costs more than 0.2 sSMAPE);
 - ``hist_mean_unreadable``: ``hist_mean`` where the bars' mean misses the sample mean by more
   than the 0.05 sSMAPE that scores as correct, or fewer than 3 bars are filled;
 - ``n_peaks_not_drawn``: ``n_peaks`` whose answer differs from the innermost contour regions
@@ -135,10 +135,12 @@ def _span_for(record: dict[str, Any], panel: dict[str, Any], item: dict[str, Any
         return float(np.ptp(np.asarray(data["z"], dtype=float)))
     if family == "bar_value":
         return None
-    if family in ("hist_mean", "max_count"):
+    if family == "x_range":
+        return _axis_span(record, panel, "x")
+    if family in ("hist_mean", "max_count", "bin_range"):
         horizontal = data.get("orientation") == "horizontal"
         value_axis, count_axis = ("y", "x") if horizontal else ("x", "y")
-        return _axis_span(record, panel, value_axis if family == "hist_mean" else count_axis)
+        return _axis_span(record, panel, count_axis if family == "max_count" else value_axis)
     return _axis_span(record, panel, "y")
 
 
@@ -202,9 +204,10 @@ def audit_item(audit: Audit, record: dict[str, Any], item: dict[str, Any]) -> No
         others = np.delete(shown, k)
         if np.any(np.abs(others - shown[k]) < NEAR_DUPLICATE * np.ptp(shown)):
             audit.flag("near_duplicate_x", item)
-    if item["metric"] == "ssmape":
+    if item["metric"] in ("ssmape", "relaxed_5pct"):
         span = _span_for(record, panel, item)
-        if span is not None and abs(float(item["answer"])) < NEAR_ZERO * span:
+        answer = item["answer"] if isinstance(item["answer"], list) else [item["answer"]]
+        if span is not None and min(abs(float(v)) for v in answer) < NEAR_ZERO * span:
             audit.flag("near_zero", item)
     if family == "hist_mean":
         counts = np.asarray(panel["data"]["counts"], dtype=float)
