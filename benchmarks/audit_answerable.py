@@ -41,6 +41,8 @@ SERIES_FAMILIES = frozenset(
     {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
 )
 """Families that need every point of the series or point set they name."""
+DESCENT = 0.125
+"""Half the share of a tick label's box height below its baseline (DejaVu and STIX digits)."""
 NEAR_DUPLICATE = 0.01
 NEAR_ZERO = 0.05
 SCORED = 0.05
@@ -79,7 +81,9 @@ def axis_map(record: dict[str, Any], panel: dict[str, Any], axis: str) -> AxisMa
             return None
         x0, y0, x1, y1 = label["bbox"]
         values.append(value)
-        pixels.append((x0 + x1) / 2 if axis == "x" else (y0 + y1) / 2)
+        # y labels are centred on their tick without the font's descent (matplotlib's
+        # "center_baseline"): the tick sits above the middle of the label's box
+        pixels.append((x0 + x1) / 2 if axis == "x" else (y0 + y1) / 2 - DESCENT * (y1 - y0))
     log = panel.get(f"{axis}scale", "linear") == "log"
     if log:
         if min(values, default=0) <= 0:

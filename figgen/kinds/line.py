@@ -313,7 +313,21 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
             quoted=number_text(xs[asked]),
         )
     all_x = [float(v) for series in data["series"] for v in series["x"]]
-    range_question(ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line"))
+    if _ends_shown(ctx, panel, min(all_x), max(all_x)):
+        range_question(
+            ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line")
+        )
+
+
+def _ends_shown(ctx: FigureContext, panel: dict[str, Any], low: float, high: float) -> bool:
+    """Whether some line shows a vertex at the smallest x and some line one at the largest."""
+    seen = [
+        float(x)
+        for s, line in enumerate(panel["data"]["series"])
+        for i, x in enumerate(line["x"])
+        if i not in answerable.hidden_vertices(ctx, panel, s)
+    ]
+    return low in seen and high in seen
 
 
 def _asked_vertex(

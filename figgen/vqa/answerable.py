@@ -12,7 +12,8 @@ Hidden marks (:func:`mark_hidden`): a data mark is hidden when the record says t
     where the others are.
 Shown series (:func:`series_shown`): every vertex of a line must be seen, so a line is asked
     about only when no vertex lies under a legend (the vertex plus the marker or half the line
-    width, and :data:`LEGEND_MARGIN_PX`) and none of its markers is hidden.
+    width, and :data:`LEGEND_MARGIN_PX`) and none of its markers is hidden. The lines' x range
+    needs only the vertices at its two ends (:func:`hidden_vertices`).
 Separated vertex (:func:`separated_vertices`): ``value_at_x`` asks about one vertex; every other
     vertex of the same line must lie at least :data:`VERTEX_GAP_SHARE` of the plot width (and
     at least one marker width) away from it in pixels, or the line jumps there and the asked
@@ -49,9 +50,9 @@ HIST_MEAN_TOLERANCE = 0.025
 """Half the 0.05 |sSMAPE| that scores a number as correct: a reader of the bars has room."""
 MIN_HIST_BARS = 3
 """With fewer shown bars the bars do not locate the samples' mean."""
-NEAR_ZERO_SHARE = 0.1
-"""A truth must be this share of the axis span or more: a reading error of half a percent of the
-span then stays within the 0.05 |sSMAPE| that scores as correct."""
+NEAR_ZERO_SHARE = 0.2
+"""A truth must be this share of the axis span or more: a reading error of 1% of the span then
+stays within the 0.05 |sSMAPE| that scores as correct."""
 RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
 """Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
 OCCLUDERS = frozenset({"legend", "frame"})
@@ -174,22 +175,31 @@ def vertex_pixels(ctx: FigureContext, panel: dict[str, Any]) -> list[np.ndarray]
     return [np.column_stack(pair) for pair in zip(*columns, strict=True)]
 
 
+def hidden_vertices(ctx: FigureContext, panel: dict[str, Any], series: int) -> set[int]:
+    """The vertices of one line that a legend or the frame hides: the vertex plus its marker
+    (or half the line width) and :data:`LEGEND_MARGIN_PX` touch a legend box, or its marker
+    is hidden (:func:`mark_hidden`)."""
+    legends = legend_boxes(ctx, panel)
+    hidden = {
+        int(e["item"])
+        for e in ctx.elements(panel["index"], "marker")
+        if e.get("series") == series and mark_hidden(e, legends)
+    }
+    if not legends:
+        return hidden
+    vertices = vertex_pixels(ctx, panel)[series]
+    reach = _mark_half_px(ctx, panel) + LEGEND_MARGIN_PX
+    for i, (x, y) in enumerate(vertices):
+        if not (np.isfinite(x) and np.isfinite(y)):
+            hidden.add(i)  # a vertex the record cannot place is not known to be seen
+        elif any(_touches((x, y, x, y), legend, reach) for legend in legends):
+            hidden.add(i)
+    return hidden
+
+
 def series_shown(ctx: FigureContext, panel: dict[str, Any], series: int) -> bool:
     """Whether every vertex of one line is seen (rule: shown series)."""
-    legends = legend_boxes(ctx, panel)
-    markers = [e for e in ctx.elements(panel["index"], "marker") if e.get("series") == series]
-    if any(mark_hidden(e, legends) for e in markers):
-        return False
-    if not legends:
-        return True
-    vertices = vertex_pixels(ctx, panel)[series]
-    if not np.isfinite(vertices).all():
-        return False
-    reach = _mark_half_px(ctx, panel) + LEGEND_MARGIN_PX
-    for x, y in vertices:
-        if any(_touches((x, y, x, y), legend, reach) for legend in legends):
-            return False
-    return True
+    return not hidden_vertices(ctx, panel, series)
 
 
 def separated_vertices(ctx: FigureContext, panel: dict[str, Any], series: int) -> list[int]:
