@@ -55,11 +55,13 @@ def _centres(record: dict[str, Any], panel: int, marks: list[dict[str, Any]]) ->
 
 
 def _is_shown(record: dict[str, Any], panel: int, mark: dict[str, Any]) -> bool:
-    """Neither flagged hidden by the renderer nor touching a legend box."""
+    """Not touching a legend box, and where the renderer measured it, at least 3/4 of its ink
+    left by the legend and the frame (other marks of its panel may cover it: they sit there)."""
     x0, y0, x1, y1 = mark["bbox"]
     legends = [e["bbox"] for e in elements(record, panel, "legend")]
     clear = all(x1 < lx0 or lx1 < x0 or y1 < ly0 or ly1 < y0 for lx0, ly0, lx1, ly1 in legends)
-    return bool(mark.get("visible", True)) and clear
+    covered = {"legend", "frame"} & set(mark.get("occluded_by") or [])
+    return clear and (not covered or mark.get("visible_fraction", 1.0) >= 0.75)
 
 
 def _shown(record: dict[str, Any], panel: int, marks: list[dict[str, Any]]) -> None:
@@ -213,3 +215,17 @@ def test_the_audit_finds_nothing_to_withhold(records: list[dict[str, Any]]) -> N
         for item in questions_for_record(record):
             audit_item(audit, record, item.to_dict())
     assert sum(v for k, v in audit.problems.items() if k != "unchecked") == 0, audit.problems
+
+
+def test_the_drawn_contour_levels_are_the_levels_peaks_are_judged_at(
+    records: list[dict[str, Any]],
+) -> None:
+    panels = 0
+    for record in records:
+        for panel in record["panels"]:
+            if panel["kind"] != "contour" or panel["style"]["contour_style"] == "image":
+                continue
+            drawn = {e["value"][0] for e in elements(record, panel["index"], "contour_level")}
+            assert drawn and drawn <= set(panel["data"]["levels"]), panel["index"]
+            panels += 1
+    assert panels >= 1
