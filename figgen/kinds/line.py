@@ -217,8 +217,9 @@ class LineKind(KindHooks):
             _level2(ctx, panel)
         else:
             names = [f"the data points of {n}" if n else None for n in series_names(panel)]
+            hidden = answerable.hidden_vertices(ctx, panel)
             for s, (points, name) in enumerate(zip(self.point_sets(panel), names, strict=True)):
-                if name is not None and answerable.series_shown(ctx, panel, s):
+                if name is not None and not hidden[s]:
                     evidence = ctx.element_ids(panel["index"], "line", "marker", series=s)
                     shape_questions(ctx, panel, points, name, evidence)
 
@@ -285,8 +286,9 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
     index, data = panel["index"], panel["data"]
     all_y = [float(v) for series in data["series"] for v in series["y"]]
     span = max(all_y) - min(all_y) if all_y else 0.0
+    hidden = answerable.hidden_vertices(ctx, panel)
     for s, (series, name) in enumerate(zip(data["series"], series_names(panel), strict=True)):
-        if name is None or not answerable.series_shown(ctx, panel, s):
+        if name is None or hidden[s]:
             continue
         evidence = ctx.element_ids(index, "line", "marker", series=s)
         xs, ys = [float(v) for v in series["x"]], [float(v) for v in series["y"]]
@@ -313,21 +315,16 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
             quoted=number_text(xs[asked]),
         )
     all_x = [float(v) for series in data["series"] for v in series["x"]]
-    if _ends_shown(ctx, panel, min(all_x), max(all_x)):
+    seen = [
+        float(x)
+        for s, line in enumerate(data["series"])
+        for i, x in enumerate(line["x"])
+        if i not in hidden[s]
+    ]
+    if min(all_x) in seen and max(all_x) in seen:  # some line shows a vertex at each end
         range_question(
             ctx, panel, "the lines", min(all_x), max(all_x), ctx.element_ids(index, "line")
         )
-
-
-def _ends_shown(ctx: FigureContext, panel: dict[str, Any], low: float, high: float) -> bool:
-    """Whether some line shows a vertex at the smallest x and some line one at the largest."""
-    seen = [
-        float(x)
-        for s, line in enumerate(panel["data"]["series"])
-        for i, x in enumerate(line["x"])
-        if i not in answerable.hidden_vertices(ctx, panel, s)
-    ]
-    return low in seen and high in seen
 
 
 def _asked_vertex(

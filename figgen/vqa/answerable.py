@@ -10,10 +10,10 @@ Hidden marks (:func:`mark_hidden`): a data mark is hidden when the record says t
     record without those fields, when its box touches a legend's box. Marks hidden only by
     other marks of the same panel (a dense scatter cluster) still count as shown: they sit
     where the others are.
-Shown series (:func:`series_shown`): every vertex of a line must be seen, so a line is asked
+Shown series (:func:`hidden_vertices`): every vertex of a line must be seen, so a line is asked
     about only when no vertex lies under a legend (the vertex plus the marker or half the line
     width, and :data:`LEGEND_MARGIN_PX`) and none of its markers is hidden. The lines' x range
-    needs only the vertices at its two ends (:func:`hidden_vertices`).
+    needs only the vertices at its two ends.
 Separated vertex (:func:`separated_vertices`): ``value_at_x`` asks about one vertex; every other
     vertex of the same line must lie at least :data:`VERTEX_GAP_SHARE` of the plot width (and
     at least one marker width) away from it in pixels, or the line jumps there and the asked
@@ -175,31 +175,26 @@ def vertex_pixels(ctx: FigureContext, panel: dict[str, Any]) -> list[np.ndarray]
     return [np.column_stack(pair) for pair in zip(*columns, strict=True)]
 
 
-def hidden_vertices(ctx: FigureContext, panel: dict[str, Any], series: int) -> set[int]:
-    """The vertices of one line that a legend or the frame hides: the vertex plus its marker
-    (or half the line width) and :data:`LEGEND_MARGIN_PX` touch a legend box, or its marker
-    is hidden (:func:`mark_hidden`)."""
+def hidden_vertices(ctx: FigureContext, panel: dict[str, Any]) -> list[set[int]]:
+    """Per line of ``panel``, the vertices a legend or the frame hides: the vertex plus its
+    marker (or half the line width) and :data:`LEGEND_MARGIN_PX` touch a legend box, or its
+    marker is hidden (:func:`mark_hidden`). A line is shown when its set is empty."""
     legends = legend_boxes(ctx, panel)
-    hidden = {
-        int(e["item"])
-        for e in ctx.elements(panel["index"], "marker")
-        if e.get("series") == series and mark_hidden(e, legends)
-    }
+    n_series = len(panel["data"].get("series", []))
+    hidden: list[set[int]] = [set() for _ in range(n_series)]
+    for e in ctx.elements(panel["index"], "marker"):
+        if e.get("series") is not None and e["series"] < n_series and mark_hidden(e, legends):
+            hidden[int(e["series"])].add(int(e["item"]))
     if not legends:
         return hidden
-    vertices = vertex_pixels(ctx, panel)[series]
     reach = _mark_half_px(ctx, panel) + LEGEND_MARGIN_PX
-    for i, (x, y) in enumerate(vertices):
-        if not (np.isfinite(x) and np.isfinite(y)):
-            hidden.add(i)  # a vertex the record cannot place is not known to be seen
-        elif any(_touches((x, y, x, y), legend, reach) for legend in legends):
-            hidden.add(i)
+    for s, vertices in enumerate(vertex_pixels(ctx, panel)):
+        for i, (x, y) in enumerate(vertices):
+            if not (np.isfinite(x) and np.isfinite(y)):
+                hidden[s].add(i)  # a vertex the record cannot place is not known to be seen
+            elif any(_touches((x, y, x, y), legend, reach) for legend in legends):
+                hidden[s].add(i)
     return hidden
-
-
-def series_shown(ctx: FigureContext, panel: dict[str, Any], series: int) -> bool:
-    """Whether every vertex of one line is seen (rule: shown series)."""
-    return not hidden_vertices(ctx, panel, series)
 
 
 def separated_vertices(ctx: FigureContext, panel: dict[str, Any], series: int) -> list[int]:
@@ -210,11 +205,9 @@ def separated_vertices(ctx: FigureContext, panel: dict[str, Any], series: int) -
     gap = max(VERTEX_GAP_SHARE * width, 2 * _mark_half_px(ctx, panel))
     if not np.isfinite(xs).all():
         return []
-    return [
-        i
-        for i in range(len(xs))
-        if all(abs(xs[i] - xs[j]) >= gap for j in range(len(xs)) if j != i)
-    ]
+    apart = np.abs(xs[:, None] - xs[None, :]) >= gap
+    np.fill_diagonal(apart, True)
+    return [int(i) for i in np.flatnonzero(apart.all(axis=1))]
 
 
 def binned_mean(counts: Sequence[float], edges: Sequence[float]) -> float | None:
