@@ -48,7 +48,7 @@ class ImageConfig(Section):
         (0.4, 4.0),
         description="whole-figure width / height; strips outside it get wider or taller panels",
     )
-    max_inches: float = Field(16.0, gt=1.0, description="largest figure side, inches")
+    max_inches: float = Field(20.0, gt=1.0, description="largest figure side, inches")
     max_pixels: int = Field(16_000_000, gt=0, description="dpi is lowered to stay below this")
     png_encoder: PngEncoderName = Field(
         "zlib", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
