@@ -22,7 +22,7 @@ from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import RGBA
 from figgen.record import Element, Occluder
-from figgen.render.boxes import PixelBox, intersect, overlaps, to_pixels
+from figgen.render.boxes import PixelBox, inside, intersect, overlaps, to_pixels
 from figgen.render.frame import frame_inset
 
 BELOW_OCCLUDER = 1e-3
@@ -62,7 +62,8 @@ def attach_snapshot(ax: Axes) -> PanelSnapshot | None:
     if ax.axison and ax.get_frame_on():
         zorders += [s.get_zorder() for s in ax.spines.values() if s.get_visible()]
         zorders += [axis.get_zorder() for axis in (ax.xaxis, ax.yaxis)]
-    above_marks = [z for z in zorders if z > max(_mark_zorders(ax), default=0.0)]
+    top_mark = max(_mark_zorders(ax), default=0.0)
+    above_marks = [z for z in zorders if z > top_mark]
     if not above_marks:
         return None
     snapshot = PanelSnapshot(ax, min(above_marks) - BELOW_OCCLUDER)
@@ -82,6 +83,19 @@ class PanelView:
     before: np.ndarray | None
     legend: PixelBox | None
     inset: float
+
+    @property
+    def inner(self) -> PixelBox:
+        """The panel less the band along its edges where the frame may ink."""
+        x0, y0, x1, y1 = self.box
+        return (x0 + self.inset, y0 + self.inset, x1 - self.inset, y1 - self.inset)
+
+    def may_cover(self, box: PixelBox) -> bool:
+        """Whether the legend or the frame may cover part of ``box`` (else only what is drawn
+        with them, grid lines and ticks in some styles, could: not counted as occlusion)."""
+        if self.legend is not None and overlaps(box, self.legend):
+            return True
+        return self.inset > 0 and not inside(box, self.inner)
 
 
 def panel_view(ax: Axes, snapshot: PanelSnapshot | None, height: int) -> PanelView:
@@ -136,7 +150,7 @@ def _measure(
     bounds = np.clip(color - tolerance, 0, 255), np.clip(color + tolerance, 0, 255)
     x0, y0, x1, y1 = (int(v) for v in box)
     after = raster[y0:y1, x0:x1, :3]
-    if view.before is None:
+    if view.before is None or not view.may_cover(box):
         inked = kept = _carries(after, *bounds)
     else:
         px, py = int(view.box[0]), int(view.box[1])
@@ -152,13 +166,7 @@ def _measure(
         xs, ys = cols + x0 + 0.5, rows + y0 + 0.5
         if view.legend is not None and bool(_inside(xs, ys, view.legend).any()):
             occluders.append("legend")
-        inner = (
-            view.box[0] + view.inset,
-            view.box[1] + view.inset,
-            view.box[2] - view.inset,
-            view.box[3] - view.inset,
-        )
-        if view.inset > 0 and bool((~_inside(xs, ys, inner)).any()):
+        if view.inset > 0 and bool((~_inside(xs, ys, view.inner)).any()):
             occluders.append("frame")
     element.occluded_by = occluders
     return n_inked > 0
