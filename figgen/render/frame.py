@@ -62,8 +62,8 @@ def frame_inset(ax: Axes) -> float:
     dpi = ax.figure.dpi
     inward = 0.0
     for axis in (ax.xaxis, ax.yaxis):
-        ticks = axis.get_major_ticks()
-        if ticks and ticks[0].tick1line.get_visible() and ticks[0].get_tickdir() != "out":
-            inward = max(inward, ticks[0].tick1line.get_markersize() * dpi / 72)
+        tick = axis.majorTicks[0]  # the ticks drawn exist; asking for them again re-locates
+        if tick.tick1line.get_visible() and tick.get_tickdir() != "out":
+            inward = max(inward, tick.tick1line.get_markersize() * dpi / 72)
     widest = max(spine.get_linewidth() for spine in drawn) * dpi / 72
     return widest / 2 + inward + 1.0
