@@ -14,8 +14,11 @@ from matplotlib.typing import ColorType
 
 from figgen.kinds.base import RGBA, Mark
 
-FAINT = 0.1
-"""A fill closer than this to the background (any channel, 0..1) does not show the point."""
+FAINT = 0.3
+"""A fill closer than this to the background (every channel, 0..1) shows the point less than
+an edge that shows (:data:`MIN_EDGE_PX` wide or more) does."""
+MIN_EDGE_PX = 1.5
+"""An edge narrower than this (pixels) is only a blend: it never shows its own colour."""
 
 
 def centres(ax: Axes, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -128,12 +131,15 @@ def background(ax: Axes) -> RGBA:
     return to_rgba(face)
 
 
-def point_ink(faces: np.ndarray, edges: np.ndarray, behind: RGBA) -> np.ndarray:
-    """Per point the colour it shows: its fill, or its edge where the fill is lost in the
-    background (a colormap's end that matches it)."""
+def point_ink(
+    faces: np.ndarray, edges: np.ndarray, behind: RGBA, *, edge_shows: bool
+) -> np.ndarray:
+    """Per point the colour it shows most: its fill, or, where the edge is wide enough to show
+    its own colour (``edge_shows``), its edge when the fill is faint against the background (a
+    colormap's end that matches it)."""
     faces = np.asarray(faces, dtype=float).reshape(-1, 4)
     edges = np.asarray(edges, dtype=float).reshape(-1, 4)
-    if len(edges) == 0:
+    if len(edges) == 0 or not edge_shows:
         return faces
     n = max(len(faces), len(edges))
     faces, edges = np.broadcast_to(faces, (n, 4)), np.broadcast_to(edges, (n, 4))

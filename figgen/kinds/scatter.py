@@ -26,7 +26,13 @@ from figgen.kinds.base import (
     register,
 )
 from figgen.kinds.colorbar import add_colorbar
-from figgen.kinds.marks import background, errorbar_marks, point_ink, point_marks
+from figgen.kinds.marks import (
+    MIN_EDGE_PX,
+    background,
+    errorbar_marks,
+    point_ink,
+    point_marks,
+)
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -212,7 +218,8 @@ class ScatterKind(KindHooks):
                 to_rgba_array(points.get_facecolor()),
                 to_rgba_array(points.get_edgecolor()),
             )
-            ink = point_ink(faces, edges, background(ax))
+            shows = st["edgewidth"] * dpi / 72 >= MIN_EDGE_PX
+            ink = point_ink(faces, edges, background(ax), edge_shows=shows)
             marks = point_marks(
                 "point", np.asarray(offsets), half, np.column_stack([x, y]), color=ink
             )
