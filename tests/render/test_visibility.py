@@ -155,7 +155,7 @@ def test_panels_record_background_and_frame(figures: list[GeneratedFigure]) -> N
             assert float(np.abs(strip - colour).max(axis=1).min()) <= NEAR, e
 
 
-def _histogram_config(style: str) -> FigureConfig:
+def _histogram_config(style: str, *, horizontal: bool = False) -> FigureConfig:
     return config_from_dict(
         {
             "panels": {"mean": 1.0, "std": 0.0, "count": [1, 1]},
@@ -165,7 +165,7 @@ def _histogram_config(style: str) -> FigureConfig:
             "histogram": {
                 "samples": [40, 60],
                 "bins": [30, 40],
-                "horizontal_p": 0.0,
+                "horizontal_p": 1.0 if horizontal else 0.0,
                 "yerr_p": 0.0,
             },
         }
@@ -192,21 +192,23 @@ def test_background_coloured_frames_do_not_hide_bars(style: str) -> None:
             assert min(float(np.abs(row - c).max(axis=1).min()) for c in colours) <= NEAR, bar
 
 
-def test_empty_bins_keep_a_zero_height_element() -> None:
+@pytest.mark.parametrize("horizontal", [False, True])
+def test_empty_bins_keep_a_zero_height_element(horizontal: bool) -> None:
     seen = 0
-    for index in range(6):
-        figure = generate_figure(_histogram_config("default"), 2, index)
+    for index in range(4):
+        figure = generate_figure(_histogram_config("default", horizontal=horizontal), 2, index)
         counts = figure.record["panels"][0]["data"]["counts"]
         bars = [e for e in figure.record["elements"] if e["kind"] == "bar"]
         assert [b["item"] for b in bars] == list(range(len(counts)))
         for bar, count in zip(bars, counts, strict=True):
             x0, y0, x1, y1 = bar["bbox"]
+            length, breadth = (x1 - x0, y1 - y0) if horizontal else (y1 - y0, x1 - x0)
             if count == 0:
                 assert bar["empty"] is True and bar["visible"] is False
-                assert y0 == y1 and x1 > x0 and bar["value"][1] == 0
+                assert length == 0 and breadth > 0 and bar["value"][1] == 0
                 seen += 1
             else:
-                assert "empty" not in bar and y1 > y0
+                assert "empty" not in bar and length > 0
     assert seen
 
 
