@@ -80,6 +80,8 @@ def test_figures_config_has_every_figure_once_with_its_boxes(
                 assert got["panel"] == element.get("panel")
                 assert got["bbox"] == pytest.approx(element["bbox"], abs=0)
                 assert got["text"] == element.get("text")
+                for key in ("visible", "visible_fraction", "occluded_by", "empty"):
+                    assert got[key] == element.get(key), key
     assert sorted(seen) == BuiltDataset.open(built).figure_ids()
     # the qa config puts each figure's questions in that figure's split
     qa = _load(hf_dir, "qa", tmp_path)
