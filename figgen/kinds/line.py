@@ -32,16 +32,14 @@ from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colors import COLOR_NAMES
 from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
+from figgen.vqa.hedges import trend_clause
 from figgen.vqa.numbers import number_text, round_sig
-from figgen.vqa.series import series_colors, series_names
-from figgen.vqa.series_questions import (
-    range_question,
-    shape_questions,
-    shape_sentence,
-    stats_questions,
-)
+from figgen.vqa.readout import axis_reading
+from figgen.vqa.series import described_names, series_colors, series_names
+from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
+from figgen.vqa.spoken import quoted
 from figgen.vqa.trends import PointSet
-from figgen.vqa.wording import cap, count, has, join, num
+from figgen.vqa.wording import cap, count, has, join
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -223,7 +221,6 @@ class LineKind(KindHooks):
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         series = panel["data"]["series"]
-        names = series_names(panel)
         if level == 1:
             colors = series_colors(panel)
             shown = [c for c in colors if c]
@@ -234,21 +231,33 @@ class LineKind(KindHooks):
             ]
             labels = [s.get("label") for s in series]
             if panel.get("style", {}).get("legend") and all(labels):
-                out.append("A legend names them " + join([f'"{label}"' for label in labels]) + ".")
+                out.append("A legend names them " + join([quoted(str(x)) for x in labels]) + ".")
             return out
-        out = []
-        for s, points, name in zip(series, self.point_sets(panel), names, strict=True):
-            who = cap(name) if name else "One line"
-            if level == 2:
-                ys = s["y"]
-                out.append(
-                    f"{who} runs from x = {num(min(s['x']))} to {num(max(s['x']))}"
-                    f" with y between {num(min(ys))} and {num(max(ys))} "
-                    f"(mean {num(statistics.fmean(ys))})."
+        names = [cap(name) for name in described_names(panel)]
+        all_x = [float(v) for s in series for v in s["x"]]
+        read_x = axis_reading(ctx, panel, "x", all_x)
+        if level == 2:
+            read_y = axis_reading(ctx, panel, "y", [float(v) for s in series for v in s["y"]])
+            spans = {(min(s["x"]), max(s["x"])) for s in series}
+            out = []
+            if len(spans) == 1 and len(series) > 1:
+                out.append(f"All lines run over x {read_x.span(min(all_x), max(all_x))}.")
+            for s, who in zip(series, names, strict=True):
+                ys = [float(v) for v in s["y"]]
+                over = (
+                    ""
+                    if len(spans) == 1 and len(series) > 1
+                    else f" x {read_x.span(min(s['x']), max(s['x']))} and"
                 )
-            elif (sentence := shape_sentence(panel, points, who, plural=False)) is not None:
-                out.append(sentence)
-        return out
+                out.append(
+                    f"{who} spans{over} y {read_y.span(min(ys), max(ys))} "
+                    f"(mean {read_y.say(statistics.fmean(ys))})."
+                )
+            return out
+        return [
+            f"{who} {trend_clause(panel, points, plural=False, say_x=read_x.say)}."
+            for points, who in zip(self.point_sets(panel), names, strict=True)
+        ]
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         series = panel["data"]["series"]

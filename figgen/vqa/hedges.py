@@ -1,0 +1,242 @@
+"""What a Level 3 description may say, with a hedge sized to the evidence of the drawing.
+
+Questions ask only what is beyond doubt (:mod:`figgen.vqa.trends`); a description may hedge.
+Each function here returns the verdict of the strict rule where it holds ("rises along a
+straight line", "three separate clusters") and otherwise a hedged reading of the drawn data,
+judged in display coordinates (log10 on a log axis):
+
+Trend of a point set: Pearson r of the drawn points. |r| >= 0.85 "rises strongly",
+    >= 0.6 "rises clearly, with some scatter", >= 0.35 "shows a loose rising trend"; below
+    that, a drawn peak or dip in the middle (the extreme point inside, both ends at least 40%
+    of the y span away from it) is said, else "no clear trend".
+Histogram shape: the skewness of the drawn bars: below 0.25 in size "roughly symmetric",
+    below 0.6 "slightly skewed", else "clearly skewed"; the peaks of the drawn counts (3-bin
+    moving average, the 75% / 10% rule of :func:`figgen.vqa.measures.peak_indices`) are said as
+    "possibly" unless the generating mixture agrees under every stable rule.
+Scatter groups: generating centres at least as far apart as the sum of the clusters' RMS
+    radii are "possibly k groups that partly overlap" (the strict rule wants twice that).
+Contour field: a plane fitted to the drawn field: R^2 >= 0.8 "increase steadily", >= 0.4
+    "increase roughly", toward one of eight directions; else its drawn peaks, else "no clear
+    trend".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from figgen.vqa import trends
+from figgen.vqa.measures import display, peak_indices
+from figgen.vqa.trends import PointSet
+
+NO_TREND = "no clear trend"
+"""The one phrase every description uses when the drawing shows no trend."""
+STRONG, CLEAR, LOOSE = 0.85, 0.6, 0.35
+PEAK_DROP = 0.4
+SLIGHT_SKEW, CLEAR_SKEW = 0.25, 0.6
+STEADY_PLANE, ROUGH_PLANE = 0.8, 0.4
+
+
+@dataclass(frozen=True)
+class DrawnTrend:
+    """The straight-line reading of one drawn point set (display coordinates)."""
+
+    r: float
+    slope: float
+    """Rise per unit of x in data units (display units on a log axis)."""
+    n: int
+
+    @property
+    def rising(self) -> bool:
+        return self.slope > 0
+
+    @property
+    def strength(self) -> str | None:
+        """ "strong", "clear", "loose", or None where no trend shows."""
+        size = abs(self.r)
+        if size >= STRONG:
+            return "strong"
+        if size >= CLEAR:
+            return "clear"
+        if size >= LOOSE:
+            return "loose"
+        return None
+
+
+def drawn_trend(panel: dict[str, Any], points: PointSet) -> DrawnTrend | None:
+    """Pearson r and slope of a point set as drawn; None for fewer than 3 distinct points."""
+    xs = display(points.x, panel.get("xscale", "linear"))
+    ys = display(points.y, panel.get("yscale", "linear"))
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    xs, ys = xs[keep], ys[keep]
+    if len(xs) < 3 or np.ptp(xs) == 0 or np.ptp(ys) == 0:
+        return None
+    r = float(np.corrcoef(xs, ys)[0, 1])
+    slope = float(np.polyfit(xs, ys, 1)[0])
+    return DrawnTrend(r, slope, int(len(xs)))
+
+
+def trend_clause(
+    panel: dict[str, Any], points: PointSet, *, plural: bool, say_x: Callable[[float], str]
+) -> str:
+    """The verb phrase for one point set: "rises strongly along a straight line", ...
+
+    ``say_x`` writes an x value as the description reads it off the axis.
+    """
+    s = "" if plural else "s"
+    trend = drawn_trend(panel, points)
+    strength = trend.strength if trend else None
+    if trend is None or strength is None:
+        return _shape_clause(panel, points, plural=plural, say_x=say_x)
+    way = "rise" if trend.rising else "fall"
+    strict = trends.series_trend(panel, points)
+    if strict is not None and (strict == "increasing") == trend.rising:
+        return f"{way}{s} {'strongly ' if strength == 'strong' else ''}along a straight line"
+    if strength == "strong":
+        return f"{way}{s} strongly"
+    if strength == "clear":
+        return f"{way}{s} clearly, with some scatter"
+    word = "rising" if trend.rising else "falling"
+    return f"show{s} a loose {word} trend"
+
+
+def _shape_clause(
+    panel: dict[str, Any], points: PointSet, *, plural: bool, say_x: Callable[[float], str]
+) -> str:
+    """A peak or dip inside the drawn x range, else no clear trend."""
+    order = np.argsort(np.asarray(points.x, dtype=float), kind="stable")
+    xs = np.asarray(points.x, dtype=float)[order]
+    ys = display(points.y, panel.get("yscale", "linear"))[order]
+    finite = np.isfinite(ys)
+    xs, ys = xs[finite], ys[finite]
+    s = "" if plural else "s"
+    if len(ys) >= 5 and np.ptp(ys) > 0:
+        span = float(np.ptp(ys))
+        for i, word, there, back in (
+            (int(np.argmax(ys)), "peak", "rise", "fall"),
+            (int(np.argmin(ys)), "low", "fall", "rise"),
+        ):
+            drop = min(abs(float(ys[i] - ys[0])), abs(float(ys[i] - ys[-1])))
+            if 0 < i < len(ys) - 1 and drop >= PEAK_DROP * span:
+                return f"{there}{s} to a {word} near x = {say_x(float(xs[i]))} and {back}{s} again"
+    return f"{'do' if plural else 'does'} not rise or fall overall ({NO_TREND})"
+
+
+@dataclass(frozen=True)
+class Skew:
+    """The drawn skewness of a histogram and how it reads."""
+
+    value: float
+
+    @property
+    def words(self) -> str:
+        size = abs(self.value)
+        if size < SLIGHT_SKEW:
+            return "roughly symmetric"
+        side = "right" if self.value > 0 else "left"
+        tail = "larger" if self.value > 0 else "smaller"
+        degree = "slightly" if size < CLEAR_SKEW else "clearly"
+        return f"{degree} {side}-skewed, with a longer tail toward {tail} values"
+
+
+def histogram_skew(panel: dict[str, Any]) -> Skew | None:
+    """The shape of the drawn bars, or None with fewer than 3 non-empty bins."""
+    data = panel["data"]
+    counts = data["counts"]
+    if sum(c > 0 for c in counts) < 3:
+        return None
+    return Skew(trends.drawn_skewness(counts, data["bin_edges"]))
+
+
+def histogram_peaks(panel: dict[str, Any]) -> list[float]:
+    """Centres of the bins where the drawn counts (3-bin moving average) peak."""
+    data = panel["data"]
+    counts = np.asarray(data["counts"], dtype=float)
+    edges = np.asarray(data["bin_edges"], dtype=float)
+    if len(counts) < 3:
+        return []
+    smoothed = np.convolve(np.pad(counts, 1, mode="edge"), np.ones(3) / 3, mode="valid")
+    peaks = peak_indices(smoothed)
+    return [float((edges[i] + edges[i + 1]) / 2) for i in peaks]
+
+
+def scatter_groups(panel: dict[str, Any], aspect: float) -> tuple[int, bool] | None:
+    """(number of groups, certain) for a Gaussian-mixture scatter, or None where none show."""
+    strict = trends.n_clusters(panel, aspect)
+    if strict is not None:
+        return strict, True
+    centres = trends.cluster_centres(panel.get("params", {}))
+    if panel.get("distribution") != "gmm" or centres is None or len(centres) < 2:
+        return None
+    if not trends.linear_axes(panel):
+        return None
+    points = np.column_stack([panel["data"]["x"], panel["data"]["y"]]).astype(float)
+    low, span = points.min(0), np.ptp(points, 0)
+    if np.any(span == 0):
+        return None
+    shape = np.array([1.0, aspect])
+    unit = (points - low) / span * shape
+    c = (np.asarray(centres) - low) / span * shape
+    nearest = np.argmin(((unit[:, None, :] - c[None, :, :]) ** 2).sum(-1), axis=1)
+    radii = []
+    for k in range(len(c)):
+        members = unit[nearest == k]
+        if len(members) < 3:
+            return None
+        radii.append(float(np.sqrt(((members - c[k]) ** 2).sum(1).mean())))
+    for i in range(len(c)):
+        for j in range(i + 1, len(c)):
+            if np.linalg.norm(c[i] - c[j]) < radii[i] + radii[j]:
+                return None
+    return len(c), False
+
+
+_COMPASS = (
+    "left to right",
+    "the lower left to the upper right",
+    "bottom to top",
+    "the lower right to the upper left",
+    "right to left",
+    "the upper right to the lower left",
+    "top to bottom",
+    "the upper left to the lower right",
+)
+
+
+def field_direction(panel: dict[str, Any]) -> tuple[str, float] | None:
+    """(where the drawn field increases toward, R^2 of a fitted plane), or None if flat.
+
+    The plane is fitted in the unit square of the drawn axes, as the eye compares them.
+    """
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    rows, cols = z.shape
+    if rows < 2 or cols < 2 or np.ptp(z) == 0:
+        return None
+    v, u = np.meshgrid(np.linspace(0, 1, rows), np.linspace(0, 1, cols), indexing="ij")
+    design = np.column_stack([u.ravel(), v.ravel(), np.ones(z.size)])
+    coef, *_ = np.linalg.lstsq(design, z.ravel(), rcond=None)
+    residual = z.ravel() - design @ coef
+    r2 = 1 - float((residual**2).sum()) / float(((z - z.mean()) ** 2).sum())
+    angle = math.degrees(math.atan2(coef[1], coef[0])) % 360
+    return _COMPASS[int(((angle + 22.5) % 360) // 45)], r2
+
+
+def direction_words(r2: float) -> str | None:
+    if r2 >= STEADY_PLANE:
+        return "steadily"
+    if r2 >= ROUGH_PLANE:
+        return "roughly"
+    return None
+
+
+def mentions_no_trend(text: str) -> bool:
+    return NO_TREND in text
+
+
+def distinct(sentences: Sequence[str]) -> list[str]:
+    """``sentences`` without repeats, in order."""
+    return list(dict.fromkeys(s for s in sentences if s))
