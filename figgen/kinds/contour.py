@@ -347,7 +347,9 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     if plane and how:
         return [f"The values increase {how} from {plane[0]}; {extremes}."]
     peaks = contour_trends.drawn_peaks(panel)
-    if panel.get("distribution") == "gmm" and 1 <= peaks <= MAX_NAMED_PEAKS:
+    if peaks == 1:
+        return [f"The field rises to a single peak; {extremes}."]
+    if 1 < peaks <= MAX_NAMED_PEAKS:
         return [f"The field shows possibly {count(peaks, 'separate peak')}; {extremes}."]
     return [f"The field is patchy, with {hedges.NO_TREND}; {extremes}."]
 
