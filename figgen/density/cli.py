@@ -9,6 +9,20 @@ from typing import Annotated
 import typer
 
 from figgen.density.match import X_TOLERANCE
+from figgen.eval.cli_options import (
+    AnswersOut,
+    BaseUrl,
+    CallOptions,
+    Concurrency,
+    MaxCost,
+    Model,
+    Prices,
+    Progress,
+    Retries,
+    RetryWait,
+    Timeout,
+    model_setup,
+)
 
 app = typer.Typer(
     help="ChartDensity-Bench: charts composed k at a time, table reconstruction, analysis.",
@@ -70,68 +84,59 @@ def build(
 @app.command("run")
 def run(
     data: Annotated[Path, typer.Option(help="Folder made by figgen density build.")],
-    model: Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")],
-    out: Annotated[Path, typer.Option(help="Answers file (JSONL); an existing one is resumed.")],
-    base_url: Annotated[str | None, typer.Option(help="Server URL (openai-compatible).")] = None,
+    model: Model,
+    out: AnswersOut,
+    base_url: BaseUrl = None,
     k: Annotated[str | None, typer.Option("--k", help="Only these densities.")] = None,
     limit: Annotated[int | None, typer.Option(help="Ask at most N compounds.")] = None,
-    concurrency: Annotated[int, typer.Option(help="Compounds in flight at once.")] = 4,
-    max_cost: Annotated[
-        float | None, typer.Option(help="Refuse or stop before spending more USD.")
-    ] = None,
-    prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
-    option: Annotated[
-        list[str] | None, typer.Option(help="key=value passed to the model call (repeatable).")
-    ] = None,
-    retries: Annotated[int, typer.Option(help="Attempts per compound on rate limits, 5xx.")] = 6,
-    retry_wait: Annotated[float, typer.Option(help="First backoff wait in seconds.")] = 1.0,
-    timeout: Annotated[float, typer.Option(help="Seconds before one call times out.")] = 600.0,
-    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+    concurrency: Concurrency = 4,
+    max_cost: MaxCost = None,
+    prices: Prices = None,
+    option: CallOptions = None,
+    retries: Retries = 6,
+    retry_wait: RetryWait = 1.0,
+    timeout: Timeout = 600.0,
+    progress: Progress = True,
 ) -> None:
     """Ask for every compound's tables (one call per image) and append the answers."""
     import asyncio
 
     from figgen.density.manifest import load_manifest
     from figgen.density.run import oracle_provider, run_density
-    from figgen.eval.prices import load_prices
-    from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
-    from figgen.eval.runner import RetryPolicy, RunSummary
+    from figgen.eval.runner import RunSummary
 
-    options = dict(parse_option(text) for text in option or [])
-    provider_name, _ = split_model(model)
-    offline = provider_name in ("mock", "oracle", "chance")
-    table = load_prices(prices)
-    manifest = load_manifest(data)
-    factory_args: dict[str, object] = {}
-    if provider_name == "mock" and "script" in options:
-        factory_args["script"] = str(options.pop("script"))
-    if not offline:
-        factory_args["timeout"] = timeout
-    policy = RetryPolicy(
-        attempts=retries, initial_wait=retry_wait, max_wait=max(retry_wait, 60.0), jitter=retry_wait
+    setup = model_setup(
+        model,
+        base_url=base_url,
+        option=option,
+        prices=prices,
+        retries=retries,
+        retry_wait=retry_wait,
+        timeout=timeout,
     )
+    manifest = load_manifest(data)
 
     async def go() -> RunSummary:
         provider = (
             oracle_provider(manifest, model)
-            if provider_name == "oracle"
-            else make_provider(model, base_url=base_url, **factory_args)
+            if setup.provider_name == "oracle"
+            else setup.provider()
         )
         return await run_density(
             data,
             provider,
             model=model,
             out=out,
-            prices=table,
+            prices=setup.prices,
             densities=_densities(k),
             limit=limit,
-            config=AskConfig(options),
+            config=setup.config,
             concurrency=concurrency,
             max_cost=max_cost,
-            policy=policy,
+            policy=setup.policy,
             progress=progress,
             announce=typer.echo,
-            free=offline,
+            free=setup.offline,
         )
 
     summary = asyncio.run(go())

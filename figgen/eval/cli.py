@@ -7,6 +7,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from figgen.eval.cli_options import (
+    AnswersOut,
+    BaseUrl,
+    CallOptions,
+    Concurrency,
+    MaxCost,
+    Model,
+    Prices,
+    Progress,
+    Retries,
+    RetryWait,
+    Timeout,
+    model_setup,
+)
+
 if TYPE_CHECKING:
     from figgen.eval.image import ImageFormat
 
@@ -46,32 +61,24 @@ def _image_format(text: str) -> ImageFormat:
 @app.command("run")
 def run(
     data: Annotated[Path, typer.Option(help="Dataset directory (with qa.jsonl and figures/).")],
-    model: Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")],
-    out: Annotated[Path, typer.Option(help="Answers file (JSONL); an existing one is resumed.")],
-    base_url: Annotated[str | None, typer.Option(help="Server URL (openai-compatible).")] = None,
+    model: Model,
+    out: AnswersOut,
+    base_url: BaseUrl = None,
     levels: Annotated[str | None, typer.Option(help="Levels to ask, e.g. 1,2.")] = None,
     families: Annotated[
         list[str] | None, typer.Option(help="Families to ask (repeat or comma-separate).")
-    ] = None,  # noqa: E501
+    ] = None,
     limit: Annotated[
         int | None, typer.Option(help="Ask at most N of the selected questions.")
-    ] = None,  # noqa: E501
-    concurrency: Annotated[int, typer.Option(help="Questions in flight at once.")] = 4,
-    max_cost: Annotated[
-        float | None, typer.Option(help="Refuse or stop before spending more USD.")
-    ] = None,  # noqa: E501
-    prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
-    option: Annotated[
-        list[str] | None, typer.Option(help="key=value passed to the model call (repeatable).")
-    ] = None,  # noqa: E501
-    retries: Annotated[int, typer.Option(help="Attempts per question on rate limits and 5xx.")] = 6,  # noqa: E501
-    retry_wait: Annotated[
-        float, typer.Option(help="First backoff wait in seconds (doubles, with jitter).")
-    ] = 1.0,
-    timeout: Annotated[
-        float, typer.Option(help="Seconds one call may take in all before it is retried.")
-    ] = 600.0,
-    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+    ] = None,
+    concurrency: Concurrency = 4,
+    max_cost: MaxCost = None,
+    prices: Prices = None,
+    option: CallOptions = None,
+    retries: Retries = 6,
+    retry_wait: RetryWait = 1.0,
+    timeout: Timeout = 600.0,
+    progress: Progress = True,
     prompt: Annotated[
         str,
         typer.Option(
@@ -96,15 +103,19 @@ def run(
     from figgen.eval.dataset import load_dataset, select_items
     from figgen.eval.grounding import prompt_mode
     from figgen.eval.prepare import ImagePreparer
-    from figgen.eval.prices import load_prices
     from figgen.eval.prompt import locatable
-    from figgen.eval.providers import AskConfig, make_provider, parse_option, split_model
-    from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
+    from figgen.eval.runner import RunSummary, run_questions
 
     mode = prompt_mode(prompt)
-    options = dict(parse_option(text) for text in option or [])
-    provider_name, _ = split_model(model)
-    table = load_prices(prices)
+    setup = model_setup(
+        model,
+        base_url=base_url,
+        option=option,
+        prices=prices,
+        retries=retries,
+        retry_wait=retry_wait,
+        timeout=timeout,
+    )
     dataset = load_dataset(data)
     chosen = select_items(dataset.items, levels=_levels(levels), families=_split(families) or None)
     items = [
@@ -115,31 +126,18 @@ def run(
     if len(items) < len(chosen):
         typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")
     items = items if limit is None else items[:limit]
-    offline = provider_name in ("mock", "oracle", "chance")
-    factory_args: dict[str, object] = {}
-    if provider_name == "mock" and "script" in options:
-        factory_args["script"] = str(options.pop("script"))
-    if not offline:
-        factory_args["timeout"] = timeout
-    policy = RetryPolicy(
-        attempts=retries,
-        initial_wait=retry_wait,
-        max_wait=max(retry_wait, 60.0),
-        jitter=retry_wait,
-        call_timeout=timeout,
-    )
 
     fmt = _image_format(image_format)
     if not 1 <= image_quality <= 100:
         raise FiggenError(f"--image-quality {image_quality} must be between 1 and 100")
-    if max_image_side is not None and max_image_side < policy.min_image_side:
+    min_side = setup.policy.min_image_side
+    if max_image_side is not None and max_image_side < min_side:
         raise FiggenError(
-            f"--max-image-side {max_image_side} is too small; give at least "
-            f"{policy.min_image_side} pixels"
+            f"--max-image-side {max_image_side} is too small; give at least {min_side} pixels"
         )
 
     async def go() -> RunSummary:
-        provider = make_provider(model, base_url=base_url, **factory_args)
+        provider = setup.provider()
         limits = provider.image_limits
         if max_image_side is not None:
             limits = replace(limits, max_long_side=max_image_side)
@@ -148,7 +146,7 @@ def run(
             limits,
             image_format=fmt,
             quality=image_quality,
-            min_side=policy.min_image_side,
+            min_side=min_side,
         )
         return await run_questions(
             dataset,
@@ -156,14 +154,14 @@ def run(
             provider,
             model=model,
             out=out,
-            prices=table,
-            config=AskConfig(options),
+            prices=setup.prices,
+            config=setup.config,
             concurrency=concurrency,
             max_cost=max_cost,
-            policy=policy,
+            policy=setup.policy,
             progress=progress,
             announce=typer.echo,
-            free=offline,
+            free=setup.offline,
             mode=mode,
             images=images,
         )
