@@ -222,11 +222,12 @@ class LineKind(KindHooks):
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         series = panel["data"]["series"]
         if level == 1:
-            colors = series_colors(panel)
-            shown = [c for c in colors if c]
+            # the colour words of the names ("red", "dashed red"), where lines go by colour
+            looks = [n.removeprefix("the ").removesuffix(" line") for n in described_names(panel)]
+            by_colour = len(series) > 1 and all(look.split()[-1] in COLOR_NAMES for look in looks)
             out = [
                 f"It shows {count(len(series), 'line')}"
-                + (f" ({join(shown)})" if len(shown) == len(colors) else "")
+                + (f" ({join(looks)})" if by_colour else "")
                 + (" with markers." if panel.get("style", {}).get("marker") else ".")
             ]
             labels = [s.get("label") for s in series]

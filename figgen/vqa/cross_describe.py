@@ -17,7 +17,7 @@ from figgen.vqa.context import FigureContext
 from figgen.vqa.hedges import drawn_trend
 from figgen.vqa.readout import spoken_number
 from figgen.vqa.trends import linear_axes
-from figgen.vqa.wording import cap, join
+from figgen.vqa.wording import cap, count, join
 
 LEAD = 0.1
 
@@ -55,7 +55,7 @@ def _fastest(ctx: FigureContext, *, rising: bool) -> str | None:
     way = "rise" if rising else "fall"
     per = spoken_number(best, digits=2)
     return (
-        f"Of the {len(steep)} panels that {way}, {ctx.location(panel)} {way}s fastest "
+        f"Of the {count(len(steep), 'panel')} that {way}, {ctx.location(panel)} {way}s fastest "
         f"(about {per} per unit of x)."
     )
 
@@ -76,11 +76,17 @@ def _shared_axes(ctx: FigureContext) -> list[str]:
         if len(set(ticks.values())) == 1:
             out.append(f"All panels share the same {axis} axis.")
             continue
-        groups = []
-        for key in sorted({p[line] for p in ctx.panels}):
+        lines = sorted({p[line] for p in ctx.panels})
+        shared = []
+        for key in lines:
             members = [p for p in ctx.panels if p[line] == key]
             if len(members) > 1 and len({ticks[p["index"]] for p in members}) == 1:
-                groups.append(join([ctx.location(p) for p in members]))
-        if groups:
-            out.append(cap(f"{'; '.join(groups)} share the same {axis} axis."))
+                shared.append(members)
+        word = "column" if line == "col" else "row"
+        if shared and len(shared) == len(lines):
+            out.append(f"The panels in each {word} share the same {axis} axis.")
+        for members in shared if len(shared) < len(lines) else []:
+            out.append(
+                cap(f"{join([ctx.location(p) for p in members])} share the same {axis} axis.")
+            )
     return out
