@@ -7,6 +7,7 @@ parameters of that series (see ``figgen.sample.distributions.relation``).
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,7 @@ from figgen.sections import IntRange, Probability, Range, Section
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colors import COLOR_NAMES
 from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.hedges import trend_clause
+from figgen.vqa.hedges import NO_TREND, stacking_order, trend_clause
 from figgen.vqa.numbers import number_text, round_sig
 from figgen.vqa.readout import axis_reading
 from figgen.vqa.series import described_names, series_colors, series_names
@@ -255,10 +256,7 @@ class LineKind(KindHooks):
                     f"(mean {read_y.say(statistics.fmean(ys))})."
                 )
             return out
-        return [
-            f"{who} {trend_clause(panel, points, plural=False, say_x=read_x.say)}."
-            for points, who in zip(self.point_sets(panel), names, strict=True)
-        ]
+        return _trend_sentences(panel, self.point_sets(panel), names, read_x.say)
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         series = panel["data"]["series"]
@@ -270,6 +268,40 @@ class LineKind(KindHooks):
             PointSet(list(s["x"]), list(s["y"]), params[i] if i < len(params) else {})
             for i, s in enumerate(panel["data"]["series"])
         ]
+
+
+def _trend_sentences(
+    panel: dict[str, Any],
+    point_sets: list[PointSet],
+    names: list[str],
+    say_x: Callable[[float], str],
+) -> list[str]:
+    """Level 3: each line's trend; the lines without one in one sentence; their order."""
+    out, flat = [], []
+    for points, who in zip(point_sets, names, strict=True):
+        clause = trend_clause(panel, points, plural=False, say_x=say_x)
+        if NO_TREND in clause:
+            flat.append(who)
+        else:
+            out.append(f"{who} {clause}.")
+    lower = [name[:1].lower() + name[1:] for name in names]
+    if len(flat) == 1:
+        out.append(f"{flat[0]} does not rise or fall overall ({NO_TREND}).")
+    elif len(flat) == len(names):
+        who = "Neither line" if len(flat) == 2 else f"None of the {count(len(flat), 'line')}"
+        out.append(f"{who} rises or falls overall ({NO_TREND}).")
+    elif flat:
+        who = join([flat[0]] + [lower[names.index(name)] for name in flat[1:]])
+        out.append(f"{who} do not rise or fall overall ({NO_TREND}).")
+    order = stacking_order(panel["data"]["series"], panel.get("yscale", "linear"))
+    if order is not None:
+        by_position = all(name.endswith(" edge") for name in names)
+        out.append(
+            "The lines never cross."
+            if by_position
+            else f"The lines never cross: from top to bottom, {join([lower[i] for i in order])}."
+        )
+    return out
 
 
 def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.ndarray:

@@ -33,7 +33,7 @@ from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import trends
 from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.hedges import NO_TREND, scatter_groups, trend_clause
+from figgen.vqa.hedges import NO_TREND, scatter_groups, spreads_evenly, trend_clause
 from figgen.vqa.readout import axis_reading
 from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
 from figgen.vqa.trends import PointSet
@@ -250,7 +250,14 @@ class ScatterKind(KindHooks):
         trend = trend_clause(panel, self.point_sets(panel)[0], plural=True, say_x=read_x.say)
         groups = scatter_groups(panel, ctx.panel_aspect(panel))
         if groups is None:
-            return [f"The points {trend}."]
+            out = []
+            if NO_TREND in trend:  # no trend, but a cloud has a shape
+                centres = trends.cluster_centres(panel.get("params", {})) or []
+                if panel["distribution"] == "gmm" and len(centres) == 1:
+                    out.append("The points form a single cloud.")
+                elif spreads_evenly(panel):
+                    out.append("The points spread evenly over the panel.")
+            return [*out, f"The points {trend}."]
         n, certain = groups
         out = [
             f"The points form {count(n, 'separate cluster')}."

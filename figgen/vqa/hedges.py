@@ -7,8 +7,9 @@ judged in display coordinates (log10 on a log axis):
 
 Trend of a point set: Pearson r of the drawn points. |r| >= 0.85 "rises strongly",
     >= 0.6 "rises clearly, with some scatter", >= 0.35 "shows a loose rising trend"; below
-    that, a drawn peak or dip in the middle (the extreme point inside, both ends at least 40%
-    of the y span away from it) is said, else "no clear trend".
+    that, a single drawn peak or dip inside the x range (both ends at least 40% of the y span
+    away from it, no step of more than 20% of the span against the climb or the descent) is
+    said, else "no clear trend".
 Histogram shape: the skewness of the drawn bars: below 0.25 in size "roughly symmetric",
     below 0.6 "slightly skewed", else "clearly skewed"; the peaks of the drawn counts (3-bin
     moving average, the 75% / 10% rule of :func:`figgen.vqa.measures.peak_indices`) are said as
@@ -37,6 +38,7 @@ NO_TREND = "no clear trend"
 """The one phrase every description uses when the drawing shows no trend."""
 STRONG, CLEAR, LOOSE = 0.85, 0.6, 0.35
 PEAK_DROP = 0.4
+WIGGLE = 0.2
 SLIGHT_SKEW, CLEAR_SKEW = 0.25, 0.6
 STEADY_PLANE, ROUGH_PLANE = 0.8, 0.4
 
@@ -107,23 +109,33 @@ def trend_clause(
 def _shape_clause(
     panel: dict[str, Any], points: PointSet, *, plural: bool, say_x: Callable[[float], str]
 ) -> str:
-    """A peak or dip inside the drawn x range, else no clear trend."""
+    """A single peak or dip inside the drawn x range, else no clear trend."""
     order = np.argsort(np.asarray(points.x, dtype=float), kind="stable")
     xs = np.asarray(points.x, dtype=float)[order]
     ys = display(points.y, panel.get("yscale", "linear"))[order]
     finite = np.isfinite(ys)
     xs, ys = xs[finite], ys[finite]
     s = "" if plural else "s"
-    if len(ys) >= 5 and np.ptp(ys) > 0:
-        span = float(np.ptp(ys))
-        for i, word, there, back in (
-            (int(np.argmax(ys)), "peak", "rise", "fall"),
-            (int(np.argmin(ys)), "low", "fall", "rise"),
-        ):
-            drop = min(abs(float(ys[i] - ys[0])), abs(float(ys[i] - ys[-1])))
-            if 0 < i < len(ys) - 1 and drop >= PEAK_DROP * span:
-                return f"{there}{s} to a {word} near x = {say_x(float(xs[i]))} and {back}{s} again"
+    for sign, word, there, back in ((1, "peak", "rise", "fall"), (-1, "low", "fall", "rise")):
+        i = _single_turn(sign * ys)
+        if i is not None:
+            return f"{there}{s} to a {word} near x = {say_x(float(xs[i]))} and {back}{s} again"
     return f"{'do' if plural else 'does'} not rise or fall overall ({NO_TREND})"
+
+
+def _single_turn(ys: np.ndarray) -> int | None:
+    """Where ``ys`` has its one clear peak: inside the range, both ends at least ``PEAK_DROP``
+    of the span below it, and no step against the climb before it or the descent after it
+    larger than ``WIGGLE`` of the span (noise zigzags; a bump does not)."""
+    if len(ys) < 5 or np.ptp(ys) == 0:
+        return None
+    span, i = float(np.ptp(ys)), int(np.argmax(ys))
+    if not 0 < i < len(ys) - 1 or min(ys[i] - ys[0], ys[i] - ys[-1]) < PEAK_DROP * span:
+        return None
+    steps = np.diff(ys)
+    if steps[:i].min() < -WIGGLE * span or steps[i:].max() > WIGGLE * span:
+        return None
+    return i
 
 
 @dataclass(frozen=True)
@@ -240,3 +252,42 @@ def mentions_no_trend(text: str) -> bool:
 def distinct(sentences: Sequence[str]) -> list[str]:
     """``sentences`` without repeats, in order."""
     return list(dict.fromkeys(s for s in sentences if s))
+
+
+def stacking_order(series: Sequence[dict[str, Any]], yscale: str) -> list[int] | None:
+    """Indices of lines from top to bottom where they never cross (at every shared x), else
+    None: one line staying above another is what a reader sees even in noise."""
+    if len(series) < 2:
+        return None
+    shared = set.intersection(*(set(map(float, s["x"])) for s in series))
+    if len(shared) < 3:
+        return None
+    heights = []
+    for s in series:
+        at = {float(x): float(y) for x, y in zip(s["x"], s["y"], strict=True)}
+        heights.append(display([at[x] for x in sorted(shared)], yscale))
+    order = sorted(range(len(series)), key=lambda i: -float(np.nanmean(heights[i])))
+    for upper, lower in zip(order, order[1:], strict=False):
+        if not np.all(heights[upper] > heights[lower]):
+            return None
+    return order
+
+
+EVEN_P = 0.05
+EVEN_MIN_POINTS = 36
+"""Four points per cell of a 3 x 3 grid: fewer, and chance leaves cells empty."""
+
+
+def spreads_evenly(panel: dict[str, Any]) -> bool:
+    """Whether a point cloud fills its drawn range evenly: counts in a 3 x 3 grid over the
+    drawn x and y ranges pass a chi-square test of equal cells (p >= 0.05)."""
+    from scipy.stats import chisquare
+
+    xs = display(panel["data"]["x"], panel.get("xscale", "linear"))
+    ys = display(panel["data"]["y"], panel.get("yscale", "linear"))
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    xs, ys = xs[keep], ys[keep]
+    if len(xs) < EVEN_MIN_POINTS or np.ptp(xs) == 0 or np.ptp(ys) == 0:
+        return False
+    cells, _, _ = np.histogram2d(xs, ys, bins=3)
+    return bool(chisquare(cells.ravel()).pvalue >= EVEN_P)
