@@ -106,7 +106,8 @@ def test_descriptions_have_three_levels_per_figure_and_panel() -> None:
     assert "(blue and orange)" in line[0]["text"]
     assert line[2]["text"] == (
         "The blue line rises strongly along a straight line. "
-        "The orange line falls strongly along a straight line."
+        "The orange line falls strongly along a straight line. "
+        "The lines never cross: from top to bottom, the orange line and the blue line."
     )
     contour = [r for r in rows if r["panel"] == 3]  # one Gaussian bump in the middle
     assert contour[2]["text"].startswith("The field rises to a single peak")
