@@ -64,6 +64,8 @@ N_MODES = declare(
 # fmt: on
 
 SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
+FEW_SAMPLES = 50
+"""Below this many values a description only says which way the bars lean."""
 MAX_NAMED_PEAKS = 4
 """More drawn peaks than this are counted, not placed, in a description."""
 MIN_VISIBLE_BAR = 0.01
@@ -226,7 +228,7 @@ class HistogramKind(KindHooks):
         value_axis, count_axis = ("y", "x") if horizontal else ("x", "y")
         read_value = axis_reading(ctx, panel, value_axis, edges)
         if level == 2:
-            read_count = axis_reading(ctx, panel, count_axis, [0, *counts])
+            read_count = axis_reading(ctx, panel, count_axis, [0, *counts]).whole()
             top = int(np.argmax(counts))
             centre = (edges[top] + edges[top + 1]) / 2
             return [
@@ -270,6 +272,10 @@ def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list
         edges = panel["data"]["bin_edges"]
         centre = say((edges[top] + edges[top + 1]) / 2)
         return [f"It has too few filled bars to show a shape; most values lie near {centre}."]
+    n = len(panel["data"]["samples"])
+    if n < FEW_SAMPLES:  # a handful of values: the bars hint at a shape, no more
+        lean = skew.words.split(",")[0].replace("roughly symmetric", "about even on both sides")
+        return [f"With only {count(n, 'value')}, the bars look {lean}."]
     out = [strict.get(SYMMETRY.name) or f"The distribution is {skew.words}."]
     peaks = hedges.histogram_peaks(panel)
     if N_MODES.name in strict:

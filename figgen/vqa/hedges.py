@@ -14,8 +14,9 @@ Histogram shape: the skewness of the drawn bars: below 0.25 in size "roughly sym
     below 0.6 "slightly skewed", else "clearly skewed"; the peaks of the drawn counts (3-bin
     moving average, the 75% / 10% rule of :func:`figgen.vqa.measures.peak_indices`) are said as
     "possibly" unless the generating mixture agrees under every stable rule.
-Scatter groups: generating centres at least as far apart as the sum of the clusters' RMS
-    radii are "possibly k groups that partly overlap" (the strict rule wants twice that).
+Scatter groups: on linear axes, generating centres at least as far apart as the sum of the
+    clusters' RMS radii are "possibly k groups that partly overlap" (the strict rule wants
+    twice that).
 Contour field: a plane fitted to the drawn field: R^2 >= 0.8 "increase steadily", >= 0.4
     "increase roughly", toward one of eight directions; else its drawn peaks, else "no clear
     trend".
@@ -177,7 +178,12 @@ def histogram_peaks(panel: dict[str, Any]) -> list[float]:
 
 
 def scatter_groups(panel: dict[str, Any], aspect: float) -> tuple[int, bool] | None:
-    """(number of groups, certain) for a Gaussian-mixture scatter, or None where none show."""
+    """(number of groups, certain) for a Gaussian-mixture scatter, or None where none show.
+
+    Certain where the strict :func:`figgen.vqa.trends.n_clusters` rule holds. Otherwise the
+    points are assigned to the nearest generating centre, with the data range stretched to the
+    panel's pixel shape; linear axes only, since the stored centres are in data units.
+    """
     strict = trends.n_clusters(panel, aspect)
     if strict is not None:
         return strict, True
@@ -188,7 +194,7 @@ def scatter_groups(panel: dict[str, Any], aspect: float) -> tuple[int, bool] | N
         return None
     points = np.column_stack([panel["data"]["x"], panel["data"]["y"]]).astype(float)
     low, span = points.min(0), np.ptp(points, 0)
-    if np.any(span == 0):
+    if np.any(span == 0) or len(points) < 3 * len(centres):
         return None
     shape = np.array([1.0, aspect])
     unit = (points - low) / span * shape

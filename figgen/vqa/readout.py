@@ -1,7 +1,7 @@
 """Numbers as a person reads them off an axis: to the tick precision, with unit and scale.
 
-A value on a linear axis is rounded to a fifth of the tick spacing, taken down to a power of
-ten (ticks every 0.5 give 0.1, every 20 give 1, every 2000 give 100); the spacing comes from the
+A value on a linear axis is rounded to a tenth of the tick spacing, taken down to a power of
+ten (ticks every 0.5 give 0.01, every 50 give 1, every 2000 give 100); the spacing comes from the
 drawn tick labels (``xtick_label`` / ``ytick_label`` elements) or, where they cannot be read
 (no elements, an offset text, labels that are not numbers), from a 1-2-5 step over the data's
 span. A log axis is read to two significant figures. A unit in brackets at the end of the axis
@@ -71,6 +71,12 @@ class AxisReading:
         decimals = max(0, -math.floor(math.log10(self.resolution) + 1e-9))
         return spoken_number(rounded, decimals=decimals)
 
+    def whole(self) -> AxisReading:
+        """This reading for whole numbers (counts): never finer than 1."""
+        if self.resolution is None or self.resolution >= 1:
+            return self
+        return AxisReading(1.0, self.unit)
+
     def say(self, value: float) -> str:
         """``value`` with its unit: "12.5 mJy"."""
         return self.number(value) + (f" {self.unit}" if self.unit else "")
@@ -88,8 +94,8 @@ def axis_unit(label: str | None) -> str | None:
 
 
 def resolution_for(step: float) -> float:
-    """A fifth of the tick spacing, down to a power of ten."""
-    return float(10 ** math.floor(math.log10(step / 5)))
+    """A tenth of the tick spacing, down to a power of ten: one digit finer than the ticks."""
+    return float(10 ** math.floor(math.log10(step / 10)))
 
 
 def axis_reading(

@@ -10,7 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from figgen.vqa.alt_text import MAX_ALT, figure_alt_text, fit, panel_alt_text
-from figgen.vqa.readout import AxisReading, axis_reading, axis_unit, nice_step, spoken_number
+from figgen.vqa.readout import (
+    AxisReading,
+    axis_reading,
+    axis_unit,
+    nice_step,
+    resolution_for,
+    spoken_number,
+)
 from figgen.vqa.series import described_names
 from tests.vqa.records import line_panel
 
@@ -61,12 +68,13 @@ def test_lines_starting_together_are_named_at_the_right_edge() -> None:
 
 @pytest.mark.parametrize(
     ("step", "value", "said"),
-    [(0.5, 0.3712, "0.4"), (20.0, 37.26, "37"), (2000.0, 37281.0, "37300"), (0.2, 0.0371, "0.04")],
+    [(0.5, 0.3712, "0.37"), (50.0, 37.26, "37"), (2000.0, 37281.0, "37300"), (1.0, 0.0371, "0")],
 )
-def test_values_are_rounded_to_a_fifth_of_the_tick_spacing(
+def test_values_are_rounded_one_digit_finer_than_the_ticks(
     step: float, value: float, said: str
 ) -> None:
-    reading = AxisReading(10 ** math.floor(math.log10(step / 5)))
+    reading = AxisReading(resolution_for(step))
+    assert reading.resolution == 10 ** math.floor(math.log10(step / 10))
     assert reading.number(value) == said
 
 
@@ -77,7 +85,7 @@ def test_tick_spacing_comes_from_the_drawn_tick_labels() -> None:
     record = make_record([line_panel(np.random.default_rng(0))], 1, 1)
     panel = record["panels"][0]
     reading = axis_reading(FigureContext(record), panel, "x", [0.0, 10.0])  # ticks 0, 5, 10
-    assert reading.resolution == 1.0
+    assert reading.resolution == 0.1
     assert axis_reading(None, panel, "x", [0.0, 0.9]).resolution == 0.01  # 1-2-5 step 0.2
 
 
