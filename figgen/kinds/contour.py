@@ -257,7 +257,8 @@ class ContourKind(KindHooks):
             read_x = axis_reading(ctx, panel, "x", data.x)
             read_y = axis_reading(ctx, panel, "y", data.y)
             read_z = _value_reading(panel, z)
-            row, col = np.unravel_index(int(np.argmax(z)), z.shape)
+            # where the field peaks as seen: grid noise must not move the peak to an edge
+            row, col = np.unravel_index(int(np.argmax(contour_trends.box_smooth(z))), z.shape)
             text = (
                 f"The field covers x {read_x.span(min(data.x), max(data.x))} and y "
                 f"{read_y.span(min(data.y), max(data.y))}; its values run "
@@ -323,7 +324,7 @@ def _value_reading(panel: dict[str, Any], z: np.ndarray) -> AxisReading:
 
 def _where(z: np.ndarray, pick: Callable[[np.ndarray], Any]) -> str:
     """ "the upper left", "the centre", ...: where in the panel ``pick`` (argmax) falls."""
-    row, col = np.unravel_index(int(pick(z)), z.shape)
+    row, col = np.unravel_index(int(pick(contour_trends.box_smooth(z))), z.shape)
     rows, cols = z.shape
     vertical = ("lower", "middle", "upper")[min(int(3 * row / rows), 2)]
     horizontal = ("left", "middle", "right")[min(int(3 * col / cols), 2)]

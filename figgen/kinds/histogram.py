@@ -276,17 +276,30 @@ def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list
     if n < FEW_SAMPLES:  # a handful of values: the bars hint at a shape, no more
         lean = skew.words.split(",")[0].replace("roughly symmetric", "about even on both sides")
         return [f"With only {count(n, 'value')}, the bars look {lean}."]
-    out = [strict.get(SYMMETRY.name) or f"The distribution is {skew.words}."]
     peaks = hedges.histogram_peaks(panel)
+    tallest = say(_tallest(panel, peaks)) if peaks else None
     if N_MODES.name in strict:
-        out.append(strict[N_MODES.name].removesuffix(".") + _near(peaks, say) + ".")
-    elif len(peaks) == 1:
-        out.append(f"It has one main peak, near {say(peaks[0])}.")
+        out = [strict[N_MODES.name].removesuffix(".") + _near(peaks, say) + "."]
     elif 1 < len(peaks) <= MAX_NAMED_PEAKS:
-        out.append(f"It possibly has {count(len(peaks), 'peak')}{_near(peaks, say)}.")
-    elif peaks:
-        out.append(f"Its bars rise and fall in {count(len(peaks), 'small peak')}.")
+        out = [f"It possibly has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
+    elif len(peaks) > MAX_NAMED_PEAKS:
+        out = [f"Its bars rise and fall in {count(len(peaks), 'small peak')}."]
+    else:
+        out = [f"It has one main peak, near {tallest}."] if peaks else []
+    if len(peaks) > 1:
+        out.append(f"The tallest is near {tallest}.")
+    if len(peaks) <= 1 or len(peaks) > MAX_NAMED_PEAKS or SYMMETRY.name in strict:
+        # a skew is a single hump's lean; with several humps it would mislead
+        out.insert(0, strict.get(SYMMETRY.name) or f"The distribution is {skew.words}.")
     return out
+
+
+def _tallest(panel: dict[str, Any], peaks: list[float]) -> float:
+    """The peak (bin centre) under the tallest bar among ``peaks``."""
+    edges = np.asarray(panel["data"]["bin_edges"], dtype=float)
+    counts = np.asarray(panel["data"]["counts"], dtype=float)
+    bins = [min(int(np.searchsorted(edges, p)) - 1, len(counts) - 1) for p in peaks]
+    return peaks[int(np.argmax(counts[bins]))]
 
 
 def _near(peaks: list[float], say: Callable[[float], str]) -> str:

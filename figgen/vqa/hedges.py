@@ -5,11 +5,11 @@ Each function here returns the verdict of the strict rule where it holds ("rises
 straight line", "three separate clusters") and otherwise a hedged reading of the drawn data,
 judged in display coordinates (log10 on a log axis):
 
-Trend of a point set: Pearson r of the drawn points. |r| >= 0.85 "rises strongly",
-    >= 0.6 "rises clearly, with some scatter", >= 0.35 "shows a loose rising trend"; below
+Trend of a point set: Pearson r of the drawn points. |r| >= 0.85 "rises strongly"; below
     that, a single drawn peak or dip inside the x range (both ends at least 40% of the y span
     away from it, no step of more than 20% of the span against the climb or the descent) is
-    said, else "no clear trend".
+    said where it shows; else |r| >= 0.6 "rises clearly, with some scatter", >= 0.35 "shows a
+    loose rising trend", and below that "no clear trend".
 Histogram shape: the skewness of the drawn bars: below 0.25 in size "roughly symmetric",
     below 0.6 "slightly skewed", else "clearly skewed"; the peaks of the drawn counts (3-bin
     moving average, the 75% / 10% rule of :func:`figgen.vqa.measures.peak_indices`) are said as
@@ -93,8 +93,10 @@ def trend_clause(
     s = "" if plural else "s"
     trend = drawn_trend(panel, points)
     strength = trend.strength if trend else None
-    if trend is None or strength is None:
-        return _shape_clause(panel, points, plural=plural, say_x=say_x)
+    if trend is None or strength != "strong":  # a clean bump says more than a weak slope
+        turn = _turn_clause(panel, points, plural=plural, say_x=say_x)
+        if turn is not None or trend is None or strength is None:
+            return turn or f"{'do' if plural else 'does'} not rise or fall overall ({NO_TREND})"
     way = "rise" if trend.rising else "fall"
     strict = trends.series_trend(panel, points)
     if strict is not None and (strict == "increasing") == trend.rising:
@@ -107,10 +109,10 @@ def trend_clause(
     return f"show{s} a loose {word} trend"
 
 
-def _shape_clause(
+def _turn_clause(
     panel: dict[str, Any], points: PointSet, *, plural: bool, say_x: Callable[[float], str]
-) -> str:
-    """A single peak or dip inside the drawn x range, else no clear trend."""
+) -> str | None:
+    """ "rises to a peak near x = 3 and falls again" (or a low), where one clean turn shows."""
     order = np.argsort(np.asarray(points.x, dtype=float), kind="stable")
     xs = np.asarray(points.x, dtype=float)[order]
     ys = display(points.y, panel.get("yscale", "linear"))[order]
@@ -121,7 +123,7 @@ def _shape_clause(
         i = _single_turn(sign * ys)
         if i is not None:
             return f"{there}{s} to a {word} near x = {say_x(float(xs[i]))} and {back}{s} again"
-    return f"{'do' if plural else 'does'} not rise or fall overall ({NO_TREND})"
+    return None
 
 
 def _single_turn(ys: np.ndarray) -> int | None:
