@@ -278,10 +278,10 @@ def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list
         return [f"With only {count(n, 'value')}, the bars look {lean}."]
     peaks = hedges.histogram_peaks(panel)
     tallest = say(_tallest(panel, peaks)) if peaks else None
-    if N_MODES.name in strict:
-        out = [strict[N_MODES.name].removesuffix(".") + _near(peaks, say) + "."]
+    if N_MODES.name in strict:  # the strict count holds: said without a hedge
+        out = [f"The distribution has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
     elif 1 < len(peaks) <= MAX_NAMED_PEAKS:
-        out = [f"It possibly has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
+        out = [f"The distribution possibly has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
     elif len(peaks) > MAX_NAMED_PEAKS:
         out = [f"Its bars rise and fall in {count(len(peaks), 'small peak')}."]
     else:

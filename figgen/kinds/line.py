@@ -34,6 +34,7 @@ from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colors import COLOR_NAMES
 from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.hedges import NO_TREND, stacking_order, trend_clause
+from figgen.vqa.measures import display
 from figgen.vqa.numbers import number_text, round_sig
 from figgen.vqa.readout import axis_reading
 from figgen.vqa.series import described_names, series_colors, series_names
@@ -278,8 +279,10 @@ def _trend_sentences(
 ) -> list[str]:
     """Level 3: each line's trend; the lines without one in one sentence; their order."""
     out, flat = [], []
+    heights = display([y for p in point_sets for y in p.y], panel.get("yscale", "linear"))
+    span = float(np.ptp(heights[np.isfinite(heights)])) if np.isfinite(heights).any() else None
     for points, who in zip(point_sets, names, strict=True):
-        clause = trend_clause(panel, points, plural=False, say_x=say_x)
+        clause = trend_clause(panel, points, plural=False, say_x=say_x, panel_span=span)
         if NO_TREND in clause:
             flat.append(who)
         else:

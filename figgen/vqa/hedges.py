@@ -9,7 +9,8 @@ Trend of a point set: Pearson r of the drawn points. |r| >= 0.85 "rises strongly
     that, a single drawn peak or dip inside the x range (both ends at least 40% of the y span
     away from it, no step of more than 20% of the span against the climb or the descent) is
     said where it shows; else |r| >= 0.6 "rises clearly, with some scatter", >= 0.35 "shows a
-    loose rising trend", and below that "no clear trend".
+    loose rising trend", and below that "no clear trend". A line whose fitted rise over its x
+    range is under 15% of the panel's drawn y span "rises slightly, staying nearly level".
 Histogram shape: the skewness of the drawn bars: below 0.25 in size "roughly symmetric",
     below 0.6 "slightly skewed", else "clearly skewed"; the peaks of the drawn counts (3-bin
     moving average, the 75% / 10% rule of :func:`figgen.vqa.measures.peak_indices`) are said as
@@ -39,6 +40,7 @@ NO_TREND = "no clear trend"
 """The one phrase every description uses when the drawing shows no trend."""
 STRONG, CLEAR, LOOSE = 0.85, 0.6, 0.35
 PEAK_DROP = 0.4
+SLIGHT = 0.15
 WIGGLE = 0.2
 SLIGHT_SKEW, CLEAR_SKEW = 0.25, 0.6
 STEADY_PLANE, ROUGH_PLANE = 0.8, 0.4
@@ -84,14 +86,28 @@ def drawn_trend(panel: dict[str, Any], points: PointSet) -> DrawnTrend | None:
 
 
 def trend_clause(
-    panel: dict[str, Any], points: PointSet, *, plural: bool, say_x: Callable[[float], str]
+    panel: dict[str, Any],
+    points: PointSet,
+    *,
+    plural: bool,
+    say_x: Callable[[float], str],
+    panel_span: float | None = None,
 ) -> str:
     """The verb phrase for one point set: "rises strongly along a straight line", ...
 
-    ``say_x`` writes an x value as the description reads it off the axis.
+    ``say_x`` writes an x value as the description reads it off the axis; ``panel_span`` is the
+    drawn y span of everything in the panel (display units): a steady rise over less than
+    ``SLIGHT`` of it looks nearly level beside the other lines, and is said to be slight.
     """
     s = "" if plural else "s"
     trend = drawn_trend(panel, points)
+    if trend is not None and trend.strength in ("strong", "clear") and panel_span:
+        xs = display(points.x, panel.get("xscale", "linear"))
+        rise = abs(trend.slope) * float(np.ptp(xs[np.isfinite(xs)]))
+        if rise < SLIGHT * panel_span:
+            way = "rise" if trend.rising else "fall"
+            steady = " but steadily" if trend.strength == "strong" else ""
+            return f"{way}{s} slightly{steady}, staying nearly level"
     strength = trend.strength if trend else None
     if trend is None or strength != "strong":  # a clean bump says more than a weak slope
         turn = _turn_clause(panel, points, plural=plural, say_x=say_x)

@@ -148,7 +148,7 @@ def test_skew_words_follow_the_skewness_of_the_drawn_bars(draw: Any, words: str)
 def test_two_separated_modes_are_named_at_their_means() -> None:
     panel = histogram_panel(np.random.default_rng(2), means=(0.0, 8.0), bins=40)
     text = _panel_text(panel)
-    found = re.search(r"It has two peaks, near (-?[\d.]+) and (-?[\d.]+)\. ", text)
+    found = re.search(r"The distribution has two peaks, near (-?[\d.]+) and (-?[\d.]+)\. ", text)
     assert found is not None, text
     near = found.groups()
     width = panel["data"]["bin_edges"][1] - panel["data"]["bin_edges"][0]
