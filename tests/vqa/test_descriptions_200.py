@@ -140,3 +140,24 @@ def test_a_real_200_figure_build_keeps_every_promise(built: Path) -> None:
     figure3 = [r["text"] for r in rows if r["scope"] == "figure" and r["level"] == 3]
     assert any("share the same" in t for t in figure3)  # measured tick labels are compared
     assert np.mean(["fastest" in t for t in figure3]) > 0
+
+
+@pytest.mark.slow
+def test_the_examples_in_the_docs_are_what_figgen_writes() -> None:
+    """docs/vqa.md quotes descriptions of three seed-5 figures: they must still be current."""
+    from figgen.config import FigureConfig
+    from figgen.generate import generate_figure
+
+    docs = Path(__file__).parents[2] / "docs" / "vqa.md"
+    quoted = " ".join(
+        line.removeprefix(">").strip()
+        for line in docs.read_text(encoding="utf-8").splitlines()
+        if line.startswith(">")
+    )
+    for index in (14, 7, 27):
+        assert (docs.parent / "descriptions" / f"seed5-fig{index}.png").stat().st_size < 150_000
+        rows = describe_record(generate_figure(FigureConfig(), 5, index).record)
+        assert rows[0]["alt_text"] in quoted
+        shown = [r for r in rows if r["scope"] == "panel"] if index == 14 else [rows[2]]
+        for row in shown:  # the single panel at every level, else the figure's Level 3
+            assert row["text"] in quoted, row["text"]
