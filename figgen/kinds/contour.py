@@ -73,6 +73,9 @@ GRADIENT_DIRECTION = declare(
 CONTOUR_STYLES = ["image", "lines", "both"]
 MAX_NAMED_PEAKS = 5
 """More drawn maxima than this read as a patchy field, not as peaks."""
+PATCHY = 120
+"""A smoothed field with more local maxima than this is patchy: its peaks are not counted
+(pairwise, which is quadratic in the maxima)."""
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
 
@@ -347,10 +350,10 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     how = hedges.direction_words(plane[1]) if plane else None
     if plane and how:
         return [f"The values increase {how} from {plane[0]}; {extremes}."]
-    peaks = contour_trends.drawn_peaks(panel)
+    peaks = contour_trends.drawn_peaks(panel, max_candidates=PATCHY)
     if peaks == 1:
         return [f"The field rises to a single peak; {extremes}."]
-    if 1 < peaks <= MAX_NAMED_PEAKS:
+    if peaks is not None and 1 < peaks <= MAX_NAMED_PEAKS:
         return [f"The field shows possibly {count(peaks, 'separate peak')}; {extremes}."]
     return [f"The field is patchy, with {hedges.NO_TREND}; {extremes}."]
 
