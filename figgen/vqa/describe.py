@@ -17,11 +17,12 @@ from figgen.kinds import KINDS, noun
 from figgen.vqa.alt_text import figure_alt_text, panel_alt_text
 from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_describe import cross_panel_sentences
-from figgen.vqa.hedges import NO_TREND, distinct
+from figgen.vqa.hedges import distinct
 from figgen.vqa.spoken import quoted
 from figgen.vqa.wording import cap, count, join
 
-_NOTHING = f"The drawing shows {NO_TREND}."
+_NOTHING = "Nothing beyond its values stands out."
+"""Level 3 of a panel whose kind states no shape (a pie, a table, bars with no clear leader)."""
 
 
 def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> list[str]:
