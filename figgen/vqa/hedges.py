@@ -53,7 +53,6 @@ class DrawnTrend:
     r: float
     slope: float
     """Rise per unit of x in data units (display units on a log axis)."""
-    n: int
 
     @property
     def rising(self) -> bool:
@@ -82,7 +81,7 @@ def drawn_trend(panel: dict[str, Any], points: PointSet) -> DrawnTrend | None:
         return None
     r = float(np.corrcoef(xs, ys)[0, 1])
     slope = float(np.polyfit(xs, ys, 1)[0])
-    return DrawnTrend(r, slope, int(len(xs)))
+    return DrawnTrend(r, slope)
 
 
 def trend_clause(
@@ -101,28 +100,27 @@ def trend_clause(
     """
     s = "" if plural else "s"
     trend = drawn_trend(panel, points)
-    if trend is not None and trend.strength in ("strong", "clear") and panel_span:
-        xs = display(points.x, panel.get("xscale", "linear"))
-        rise = abs(trend.slope) * float(np.ptp(xs[np.isfinite(xs)]))
-        if rise < SLIGHT * panel_span:
-            way = "rise" if trend.rising else "fall"
-            steady = " but steadily" if trend.strength == "strong" else ""
-            return f"{way}{s} slightly{steady}, staying nearly level"
     strength = trend.strength if trend else None
-    if trend is None or strength != "strong":  # a clean bump says more than a weak slope
+    if trend is not None and strength in ("strong", "clear") and panel_span:
+        xs = display(points.x, panel.get("xscale", "linear"))
+        if abs(trend.slope) * float(np.ptp(xs[np.isfinite(xs)])) < SLIGHT * panel_span:
+            steady = " but steadily" if strength == "strong" else ""
+            return f"{'rise' if trend.rising else 'fall'}{s} slightly{steady}, staying nearly level"
+    if strength != "strong":  # a clean bump says more than a weak slope
         turn = _turn_clause(panel, points, plural=plural, say_x=say_x)
-        if turn is not None or trend is None or strength is None:
-            return turn or f"{'do' if plural else 'does'} not rise or fall overall ({NO_TREND})"
+        if turn is not None:
+            return turn
+    if trend is None or strength is None:
+        return f"{'do' if plural else 'does'} not rise or fall overall ({NO_TREND})"
     way = "rise" if trend.rising else "fall"
-    strict = trends.series_trend(panel, points)
+    strict = trends.series_trend(panel, points)  # R^2 >= 0.95: always a strong r
     if strict is not None and (strict == "increasing") == trend.rising:
-        return f"{way}{s} {'strongly ' if strength == 'strong' else ''}along a straight line"
+        return f"{way}{s} strongly along a straight line"
     if strength == "strong":
         return f"{way}{s} strongly"
     if strength == "clear":
         return f"{way}{s} clearly, with some scatter"
-    word = "rising" if trend.rising else "falling"
-    return f"show{s} a loose {word} trend"
+    return f"show{s} a loose {'rising' if trend.rising else 'falling'} trend"
 
 
 def _turn_clause(
