@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 from pydantic import Field
 
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
@@ -295,6 +296,7 @@ class BarKind(KindHooks):
                             value=[float(positions[i] + offsets[s]), float(value)],
                             series=s,
                             item=i,
+                            color=to_rgba(series.color),
                         )
                     )
             return marks

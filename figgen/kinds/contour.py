@@ -214,12 +214,12 @@ class ContourKind(KindHooks):
         def probe(renderer: RendererBase) -> list[Mark]:
             marks: list[Mark] = []
             if lines is not None:
-                marks += path_extent_marks("contour_level", lines)
+                marks += path_extent_marks("contour_level", lines, filled=False)
                 for mark in marks:
                     assert mark.item is not None
                     mark.value = [levels[mark.item]]
             if filled is not None:
-                marks += path_extent_marks("contour_band", filled)
+                marks += path_extent_marks("contour_band", filled, filled=True)
             return marks
 
         return Drawn(probes=[probe], colorbar=cbar)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import Drawn, KindHooks, Mark, PanelData, Sampled, random_color, register
 from figgen.kinds.marks import centres, errorbar_marks
@@ -154,13 +155,13 @@ class HistogramKind(KindHooks):
         else:
             ax.bar(left, counts, width=width, align="edge", color=st["color"], **edge_kw)
         mids = (edges[:-1] + edges[1:]) / 2
+        err_kw: dict[str, Any] = {
+            "fmt": "none",
+            "ecolor": "0.2" if not style.dark else "0.85",
+            "elinewidth": 0.8,
+            "capsize": 2,
+        }
         if d.errors is not None:
-            err_kw: dict[str, Any] = {
-                "fmt": "none",
-                "ecolor": "0.2" if not style.dark else "0.85",
-                "elinewidth": 0.8,
-                "capsize": 2,
-            }
             if horizontal:
                 ax.errorbar(counts, mids, xerr=d.errors, **err_kw)
             else:
@@ -182,24 +183,35 @@ class HistogramKind(KindHooks):
                     centres(ax, left, np.full_like(left, base)),
                     centres(ax, left + width, counts),
                 )
+            colour = to_rgba(st["color"])
             marks = []
             for i in range(len(counts)):
                 x0, x1 = sorted((lo[i, 0], hi[i, 0]))
                 y0, y1 = sorted((lo[i, 1], hi[i, 1]))
+                empty = counts[i] == 0
+                grow = 0.0 if empty else pad  # an empty bin is its baseline, with no extent
+                box = (x0 - pad, y0 - grow, x1 + pad, y1 + grow)
+                if horizontal:
+                    box = (x0 - grow, y0 - pad, x1 + grow, y1 + pad)
                 marks.append(
                     Mark(
                         "bar",
-                        (x0 - pad, y0 - pad, x1 + pad, y1 + pad),
+                        box,
                         value=[float(mids[i]), float(counts[i])],
                         item=i,
+                        color=colour,
+                        empty=bool(empty),
                     )
                 )
             if d.errors is not None:
                 axis = "x" if horizontal else "y"
                 px, py = (counts, mids) if horizontal else (mids, counts)
-                marks += errorbar_marks(
+                errs = errorbar_marks(
                     ax, px, py, np.asarray(d.errors), axis=axis, half_px=max(2 * dpi / 72, 1.0)
                 )
+                for err in errs:
+                    err.color = to_rgba(err_kw["ecolor"])
+                marks += errs
             return marks
 
         return Drawn(probes=[probe])

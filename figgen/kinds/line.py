@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import (
     LEGEND_LOCATIONS,
@@ -25,7 +26,7 @@ from figgen.kinds.base import (
     random_color,
     register,
 )
-from figgen.kinds.marks import centres, errorbar_marks, point_marks
+from figgen.kinds.marks import centres, errorbar_marks, marker_ink, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -166,7 +167,7 @@ class LineKind(KindHooks):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st, lines = panel.style, LineData.from_dict(panel.data).series
         dpi = ax.figure.dpi
-        for s in lines:
+        drawn = [
             ax.errorbar(
                 s.x,
                 s.y,
@@ -181,8 +182,11 @@ class LineKind(KindHooks):
                 elinewidth=max(0.6, st["linewidth"] * 0.6),
                 label=s.label,
             )
-        if st["legend"]:
-            ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend)
+            for s in lines
+        ]
+        legend = (
+            ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend) if st["legend"] else None
+        )
         ax.grid(st["grid"])
 
         def probe(renderer: RendererBase) -> list[Mark]:
@@ -190,24 +194,39 @@ class LineKind(KindHooks):
             mark_half = st["markersize"] * dpi / 72 / 2
             cap_half = max(st["capsize"] * dpi / 72, lw_half)
             marks: list[Mark] = []
-            for i, s in enumerate(lines):
+            for i, (s, container) in enumerate(zip(lines, drawn, strict=True)):
                 x, y = np.asarray(s.x), np.asarray(s.y)
                 xy = centres(ax, x, y)
                 lo, hi = xy.min(axis=0), xy.max(axis=0)
+                data_line = container.lines[0]
+                assert data_line is not None
+                colour = to_rgba(data_line.get_color())
                 marks.append(
                     Mark(
                         "line",
                         (lo[0] - lw_half, lo[1] - lw_half, hi[0] + lw_half, hi[1] + lw_half),
                         series=i,
+                        color=colour,
                     )
                 )
                 if st["marker"]:  # without a symbol a point may fall in a dash gap: no mark
-                    marks += point_marks("marker", xy, mark_half, np.column_stack([x, y]), series=i)
-                marks += errorbar_marks(ax, x, y, s.yerr, axis="y", half_px=cap_half, series=i)
-                marks += errorbar_marks(ax, x, y, s.xerr, axis="x", half_px=cap_half, series=i)
+                    marks += point_marks(
+                        "marker",
+                        xy,
+                        mark_half,
+                        np.column_stack([x, y]),
+                        series=i,
+                        color=to_rgba(marker_ink(data_line)),
+                    )
+                bars = errorbar_marks(ax, x, y, s.yerr, axis="y", half_px=cap_half, series=i)
+                bars += errorbar_marks(ax, x, y, s.xerr, axis="x", half_px=cap_half, series=i)
+                for bar in bars:
+                    bar.color = colour
+                marks += bars
             return marks
 
-        return Drawn(probes=[probe])
+        movable = (legend, st["legend_loc"]) if legend is not None else None
+        return Drawn(probes=[probe], movable_legend=movable)
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
         if level == 1:

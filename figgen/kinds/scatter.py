@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba, to_rgba_array
 from pydantic import Field
 
 from figgen.kinds.base import (
@@ -25,7 +26,13 @@ from figgen.kinds.base import (
     register,
 )
 from figgen.kinds.colorbar import add_colorbar
-from figgen.kinds.marks import errorbar_marks, point_marks
+from figgen.kinds.marks import (
+    MIN_EDGE_PX,
+    background,
+    errorbar_marks,
+    point_ink,
+    point_marks,
+)
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -45,6 +52,7 @@ if TYPE_CHECKING:
     from figgen.vqa.item import Level
 
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
+ERRORBAR_COLOR = "0.5"
 
 
 # fmt: off
@@ -173,7 +181,7 @@ class ScatterKind(KindHooks):
                 xerr=d.xerr,
                 yerr=d.yerr,
                 fmt="none",
-                ecolor="0.5",
+                ecolor=ERRORBAR_COLOR,
                 elinewidth=0.7,
                 zorder=1,
             )
@@ -203,11 +211,21 @@ class ScatterKind(KindHooks):
         def probe(renderer: RendererBase) -> list[Mark]:
             half = (np.sqrt(st["size"]) / 2 + st["edgewidth"] / 2) * dpi / 72
             offsets = points.get_offset_transform().transform(points.get_offsets())
-            marks = point_marks("point", np.asarray(offsets), half, np.column_stack([x, y]))
+            faces, edges = (
+                to_rgba_array(points.get_facecolor()),
+                to_rgba_array(points.get_edgecolor()),
+            )
+            shows = st["edgewidth"] * dpi / 72 >= MIN_EDGE_PX
+            ink = point_ink(faces, edges, background(ax), edge_shows=shows)
+            marks = point_marks(
+                "point", np.asarray(offsets), half, np.column_stack([x, y]), color=ink
+            )
             cap = max(1.0, 0.7 * dpi / 72)
-            marks += errorbar_marks(ax, x, y, d.yerr, axis="y", half_px=cap)
-            marks += errorbar_marks(ax, x, y, d.xerr, axis="x", half_px=cap)
-            return marks
+            bars = errorbar_marks(ax, x, y, d.yerr, axis="y", half_px=cap)
+            bars += errorbar_marks(ax, x, y, d.xerr, axis="x", half_px=cap)
+            for bar in bars:
+                bar.color = to_rgba(ERRORBAR_COLOR)
+            return [*marks, *bars]
 
         return Drawn(probes=[probe], colorbar=cbar)
 

@@ -6,6 +6,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from figgen.config import FigureConfig
 from figgen.errors import FiggenError
 from figgen.record import Element
@@ -15,6 +17,7 @@ from figgen.render.elements import measure
 from figgen.render.png import PngSettings
 from figgen.render.repair import find_problems, plan_repair
 from figgen.render.tick_memo import memoize_ticks
+from figgen.render.visibility import measure_visibility, panel_view
 from figgen.spec import FigureSpec
 
 log = logging.getLogger(__name__)
@@ -53,12 +56,20 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
             if not problems:
                 png = encode_png(fig, PngSettings.of(cfg.image))
                 width, height = fig.canvas.get_width_height()
+                elements = _clip(measured.elements)
+                measure_visibility(
+                    elements,
+                    measured.colors,
+                    np.asarray(fig.canvas.buffer_rgba()),  # type: ignore[attr-defined]
+                    {h.index: panel_view(h.ax, h.snapshot, height) for h in handles},
+                    {e.panel: e.background for e in elements if e.kind == "panel"},
+                )
                 return Rendered(
                     spec,
                     png,
                     width,
                     height,
-                    _clip(measured.elements),
+                    elements,
                     {"attempts": attempt + 1, "actions": actions},
                 )
             step = plan_repair(spec, problems, measured, cfg)
