@@ -28,6 +28,7 @@ from figgen.sections import IntRange, Probability, Range, Section, Weights, one_
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.families import ERROR_BARS, Family, declare
 from figgen.vqa.numbers import round_sig
+from figgen.vqa.spoken import spoken
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -412,7 +413,7 @@ def _bar_ids(ctx: FigureContext, panel: int, series: int, item: int) -> list[int
 
 
 def _quoted(words: list[str]) -> str:
-    quoted = [f'"{w}"' for w in words]
+    quoted = [f'"{spoken(w)}"' for w in words]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 

@@ -40,14 +40,11 @@ from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import trends
 from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.series_questions import (
-    range_question,
-    shape_questions,
-    shape_sentence,
-    stats_questions,
-)
+from figgen.vqa.hedges import NO_TREND, scatter_groups, spreads_evenly, trend_clause
+from figgen.vqa.readout import axis_reading
+from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
 from figgen.vqa.trends import PointSet
-from figgen.vqa.wording import count, has, num
+from figgen.vqa.wording import count, has
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -259,21 +256,34 @@ class ScatterKind(KindHooks):
             if cmap and data.c is not None:
                 out.append(f"Colours follow the {cmap} colormap.")
             return out
+        read_x = axis_reading(ctx, panel, "x", data.x)
         if level == 2:
-            xs, ys = data.x, data.y
+            read_y = axis_reading(ctx, panel, "y", data.y)
             return [
-                f"The points span x from {num(min(xs))} to {num(max(xs))} and "
-                f"y from {num(min(ys))} to {num(max(ys))}, with mean y "
-                f"{num(statistics.fmean(ys))} and median y {num(statistics.median(ys))}."
+                f"The points span x {read_x.span(min(data.x), max(data.x))} and "
+                f"y {read_y.span(min(data.y), max(data.y))}, with mean y "
+                f"{read_y.say(statistics.fmean(data.y))} and median y "
+                f"{read_y.say(statistics.median(data.y))}."
             ]
+        trend = trend_clause(panel, self.point_sets(panel)[0], plural=True, say_x=read_x.say)
+        groups = scatter_groups(panel, ctx.panel_aspect(panel))
+        if groups is None:
+            out = []
+            if NO_TREND in trend:  # no trend, but a cloud has a shape
+                centres = trends.cluster_centres(panel.get("params", {})) or []
+                if panel["distribution"] == "gmm" and len(centres) == 1:
+                    out.append("The points form a single cloud.")
+                elif spreads_evenly(panel):
+                    out.append("The points spread evenly over the panel.")
+            return [*out, f"The points {trend}."]
+        n, certain = groups
         out = [
-            sentence
-            for point_set in self.point_sets(panel)
-            if (sentence := shape_sentence(panel, point_set, "The points", plural=True))
+            f"The points form {count(n, 'separate cluster')}."
+            if certain
+            else f"The points fall into possibly {count(n, 'group')} that partly overlap."
         ]
-        clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
-        if clusters is not None:
-            out.append(f"The points form {count(clusters, 'separate cluster')}.")
+        if NO_TREND not in trend:  # the groups are the structure; say a trend only if one shows
+            out.append(f"Taken together, they {trend}.")
         return out
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:

@@ -100,16 +100,16 @@ def _field_peaks(
     # below then merges them, since the path between them never dips
     peaks = np.argwhere((h >= neighbours.max(0)) & (h >= floor * top))
     t = np.linspace(0, 1, 64)
+    heights = h[peaks[:, 0], peaks[:, 1]]
     count = 0
-    for r, c in peaks:
-        height = h[r, c]
+    for (r, c), height in zip(peaks, heights, strict=True):
+        earlier = (peaks[:, 0] < r) | ((peaks[:, 0] == r) & (peaks[:, 1] < c))
+        taller = peaks[(heights > height) | ((heights == height) & earlier)]
         saddle = -np.inf
-        for r2, c2 in peaks:
-            taller = h[r2, c2] > height or (h[r2, c2] == height and (r2, c2) < (r, c))
-            if not taller:
-                continue
-            path = h[np.round(r + t * (r2 - r)).astype(int), np.round(c + t * (c2 - c)).astype(int)]
-            saddle = max(saddle, float(path.min()))
+        if len(taller):  # the lowest point on the straight path to each taller peak, at once
+            rows_on = np.round(r + t[None, :] * (taller[:, :1] - r)).astype(int)
+            cols_on = np.round(c + t[None, :] * (taller[:, 1:] - c)).astype(int)
+            saddle = float(h[rows_on, cols_on].min(axis=1).max())
         if saddle >= dip * height:
             continue
         if (
@@ -122,7 +122,8 @@ def _field_peaks(
     return count
 
 
-def _box_smooth(z: np.ndarray) -> np.ndarray:
+def box_smooth(z: np.ndarray) -> np.ndarray:
+    """A 3x3 mean (edges repeated): the field as the eye reads it, without pixel noise."""
     padded = np.pad(z, 1, mode="edge")
     rows, cols = z.shape
     total = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
@@ -148,8 +149,7 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
     amplitudes = params.get("amplitudes")
     if not centres or not widths or not amplitudes:
         return None
-    z = np.asarray(panel["data"]["z"], dtype=float)
-    rows, cols = z.shape
+    rows, cols = np.shape(panel["data"]["z"])
     u, v = np.meshgrid(np.linspace(0, 1, cols), np.linspace(0, 1, rows))
     clean = sum(
         a * np.exp(-0.5 * (((u - c[0]) / w[0]) ** 2 + ((v - c[1]) / w[1]) ** 2))
@@ -160,5 +160,34 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
     if len(verdicts) != 1:
         return None
     truth = verdicts.pop()
-    drawn = _field_peaks(_box_smooth(z), levels=panel["data"].get("levels") or [])
-    return truth if truth and drawn == truth else None
+    return truth if truth and drawn_peaks(panel) == truth else None
+
+
+def drawn_peaks(panel: dict[str, Any], *, max_candidates: int | None = None) -> int | None:
+    """Separate maxima of the drawn field after a 3x3 mean, each closed by a drawn level.
+
+    With ``max_candidates``, None for a field with more local maxima than that (a patchy
+    field, whose separate peaks would be slow to count and many).
+    """
+    field = box_smooth(np.asarray(panel["data"]["z"], dtype=float))
+    if max_candidates is not None and _local_maxima(field, floor=0.1) > max_candidates:
+        return None
+    return _field_peaks(field, levels=panel["data"].get("levels") or [])
+
+
+def _local_maxima(field: np.ndarray, *, floor: float) -> int:
+    """How many grid points are local maxima reaching ``floor`` of the tallest (above the
+    minimum): the candidates :func:`_field_peaks` compares pairwise."""
+    h = field - float(field.min())
+    padded = np.pad(h, 1, mode="constant", constant_values=-np.inf)
+    rows, cols = h.shape
+    around = np.max(
+        [
+            padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0)
+        ],
+        axis=0,
+    )
+    return int(((h >= around) & (h >= floor * float(h.max()))).sum())
