@@ -74,9 +74,7 @@ def main() -> None:
         describe += cpu(describe_record, record)
         questions += cpu(questions_for_record, record)
 
-    texts = [
-        p[key] for r in records for p in r["panels"] for key in ("title", "xlabel", "ylabel")
-    ]
+    texts = [p[key] for r in records for p in r["panels"] for key in ("title", "xlabel", "ylabel")]
     texts = [t for t in texts if t]
     spoken_time = plain_time = 0.0
     for text in texts:
