@@ -55,8 +55,8 @@ class _TickMemo:
         self.boxes: tuple[list[Tick], RendererBase, LabelBoxes] | None = None
 
     def install(self) -> None:
-        self.axis._update_ticks = self.update_ticks  # type: ignore[method-assign,union-attr]
-        self.axis._get_ticklabel_bboxes = self.ticklabel_bboxes  # type: ignore[method-assign,union-attr]
+        self.axis._update_ticks = self.update_ticks  # type: ignore[attr-defined]
+        self.axis._get_ticklabel_bboxes = self.ticklabel_bboxes  # type: ignore[attr-defined]
 
     def update_ticks(self) -> list[Tick]:
         values, objects = _state(self.axis)

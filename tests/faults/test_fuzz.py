@@ -296,7 +296,7 @@ def table_replies(draw: st.DrawFn) -> str:
     wrap = draw(st.sampled_from(["{}", "```\n{}\n```", "<think>x</think>{}", "Sure: {} done"]))
     text = wrap.replace("{}", text)
     cut = draw(st.integers(0, len(text)))
-    noise = draw(st.text(alphabet='|-:*#`\n {}', max_size=30))
+    noise = draw(st.text(alphabet="|-:*#`\n {}", max_size=30))
     return draw(st.sampled_from([text, text[:cut], noise + text, noise]))
 
 
