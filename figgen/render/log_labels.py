@@ -26,6 +26,9 @@ class FittingLogFormatter(LogFormatterSciNotation):
 
     def __init__(self, base: float = 10.0) -> None:
         super().__init__(base, labelOnlyBase=False)
+        self._extents: dict[tuple[str, int, bool], float] = {}
+        """Measured label extents by (label, font, axis direction): the same labels come
+        back in every layout iteration, at other positions but in the same font."""
 
     def set_locs(self, locs: Sequence[float] | None = None) -> None:
         super().set_locs(locs)
@@ -33,11 +36,13 @@ class FittingLogFormatter(LogFormatterSciNotation):
         sublabels: set[float] | None = self._sublabels  # type: ignore[has-type]
         if sublabels is None or sublabels <= {1} or locs is None or not isinstance(axis, Axis):
             return
-        if not _labels_fit(axis, [(v, self(v)) for v in locs]):
+        if not _labels_fit(axis, [(v, self(v)) for v in locs], self._extents):
             self._sublabels = {1}  # powers of the base only: no minor tick is labelled
 
 
-def _labels_fit(axis: Axis, minor: list[tuple[float, str]]) -> bool:
+def _labels_fit(
+    axis: Axis, minor: list[tuple[float, str]], extents: dict[tuple[str, int, bool], float]
+) -> bool:
     """Whether the major and these minor labels, placed on ``axis`` now, leave each other room."""
     major_locs = list(axis.get_majorticklocs())
     major = zip(major_locs, axis.get_major_formatter().format_ticks(major_locs), strict=True)
@@ -56,7 +61,13 @@ def _labels_fit(axis: Axis, minor: list[tuple[float, str]]) -> bool:
         pixels = transform.transform(np.column_stack([places, np.ones_like(places)]))[:, 0]
     else:
         pixels = transform.transform(np.column_stack([np.ones_like(places), places]))[:, 1]
-    sizes = [_extent(text, s, renderer, horizontal) for _, s in labels]
+    font = hash(text.get_fontproperties())
+    sizes = []
+    for _, label in labels:
+        key = (label, font, horizontal)
+        if key not in extents:
+            extents[key] = _extent(text, label, renderer, horizontal)
+        sizes.append(extents[key])
     order = np.argsort(pixels)
     for i, j in zip(order[:-1], order[1:], strict=True):
         if pixels[j] - pixels[i] < (sizes[i] + sizes[j]) / 2:
