@@ -47,7 +47,7 @@ from pathlib import Path
 
 from figgen.build import write_figure
 from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
+from figgen.config import FigureConfig, config_from_dict, load_config, preset_names
 from figgen.generate import generate_figure
 from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.render.png import PNG_ENCODERS, PngSettings
@@ -55,17 +55,7 @@ from figgen.scale import BuildStore, LocalPool
 from figgen.scale.memory import TaskUsage, measured
 from figgen.spec import FigureSpec
 
-SCALE_CONFIGS = {
-    "tiny": {
-        "panels": {"mean": 1.0, "std": 1.0, "count": [1, 2]},
-        "image": {"dpi": [50, 60], "panel_inches": [2.0, 2.4]},
-    },
-    "small": {
-        "panels": {"mean": 3.0, "std": 3.0, "count": [1, 6]},
-        "image": {"dpi": [60, 90], "panel_inches": [2.6, 3.4]},
-    },
-    "default": {},
-}
+SCALE_CONFIGS = ["default", *preset_names()]
 
 
 def bare_render(spec: FigureSpec, settings: PngSettings) -> tuple[float, float]:
@@ -117,8 +107,8 @@ def usage_summary(samples: list[TaskUsage]) -> str:
 
 
 def scale_report(sizes: list[int], seed: int, config_name: str) -> None:
-    cfg = config_from_dict(SCALE_CONFIGS[config_name])
-    print(f"scale part: figure config '{config_name}' ({SCALE_CONFIGS[config_name] or 'defaults'})")
+    cfg = load_config(None if config_name == "default" else config_name)
+    print(f"scale part: figure config '{config_name}' (figgen/presets/{config_name}.toml)")
     print("memory: peak RSS = getrusage ru_maxrss in each worker, RSS = /proc/self/statm")
     for n in sizes:
         rates = {}
@@ -270,7 +260,7 @@ def main() -> None:
     parser.add_argument(
         "--sizes", type=int, nargs="*", default=[], help="figure counts for the scale part"
     )
-    parser.add_argument("--scale-config", choices=sorted(SCALE_CONFIGS), default="tiny")
+    parser.add_argument("--scale-config", choices=SCALE_CONFIGS, default="tiny")
     parser.add_argument("--bare-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     image: dict[str, object] = {}

@@ -21,14 +21,9 @@ import time
 from pathlib import Path
 
 from figgen.build import build_dataset
-from figgen.config import config_from_dict
+from figgen.config import load_config
 from figgen.eval.answers import AnswerRow
 from figgen.view import write_view
-
-SMALL = {
-    "panels": {"mean": 3.0, "std": 3.0, "count": [1, 6]},
-    "image": {"dpi": [60, 90], "panel_inches": [2.6, 3.4]},
-}
 
 
 def read_build(root: Path) -> int:
@@ -62,7 +57,7 @@ def main() -> None:
                 n=args.n,
                 seed=args.seed,
                 workers=1,
-                config=config_from_dict(SMALL),
+                config=load_config("small"),
                 progress=False,
             )
         answers = oracle_answers(root, Path(tmp) / "oracle.jsonl")

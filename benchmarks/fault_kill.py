@@ -44,16 +44,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-TINY_CONFIG = """\
-[panels]
-mean = 1.0
-std = 1.0
-count = [1, 2]
-[image]
-dpi = [50, 60]
-panel_inches = [2.0, 2.4]
-"""
-
 PRICES = """\
 [models."fake-vlm"]
 input = 1.0
@@ -255,11 +245,9 @@ def eval_scenario(data: Path, answers_file: Path, server: AnswerServer, prices: 
 
 
 def make_scenarios(work: Path, server_holder: list[AnswerServer]) -> list[Scenario]:
-    config = work / "tiny.toml"
-    config.write_text(TINY_CONFIG, encoding="utf-8")
     prices = work / "prices.toml"
     prices.write_text(PRICES, encoding="utf-8")
-    common = ["--n", str(N_FIGURES), "--seed", "0", "--workers", "1", "--config", str(config)]
+    common = ["--n", str(N_FIGURES), "--seed", "0", "--workers", "1", "--config", "tiny"]
     common += ["--no-progress"]
 
     build_out = work / "build"

@@ -51,7 +51,10 @@ def build(
     ] = "dataset",
     seed: Annotated[int, typer.Option(help="Build seed; with --n it fixes every byte.")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).")] = 0,
-    config: Annotated[Path | None, typer.Option(help="TOML/JSON file overriding defaults.")] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="TOML/JSON file overriding defaults, or a preset: tiny, small."),
+    ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     questions: Annotated[bool, typer.Option(help="Also write qa.jsonl.")] = True,
     scheduler: Annotated[

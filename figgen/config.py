@@ -1,7 +1,8 @@
 """Every sampling range in one validated object, with the anchor paper's defaults.
 
-A user overrides any subset from a TOML or JSON file (``figgen build --config FILE``); unknown
-keys and bad values are reported in one line that names the key.
+A user overrides any subset from a TOML or JSON file (``figgen build --config FILE``), or names
+a preset shipped with figgen (``--config tiny``: 1-2 small panels at 50-60 dpi, for smoke tests;
+``--config small``); unknown keys and bad values are reported in one line that names the key.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from figgen.kinds import KINDS, default_mix
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
 
 S = TypeVar("S", bound=Section)
+PRESETS = Path(__file__).parent / "presets"
 PngEncoderName = Literal["pillow", "zlib", "fpng"]
 
 
@@ -176,11 +178,23 @@ def config_from_dict(values: dict[str, Any], *, source: str = "config") -> Figur
         raise ConfigError(_one_line(exc, source)) from None
 
 
+def preset_names() -> list[str]:
+    """The presets ``--config NAME`` accepts."""
+    return sorted(p.stem for p in PRESETS.glob("*.toml"))
+
+
 def load_config(path: str | Path | None) -> FigureConfig:
-    """Read a TOML or JSON config file; ``None`` gives the defaults."""
+    """Read a TOML or JSON config file, or a preset by name; ``None`` gives the defaults."""
     if path is None:
         return FigureConfig()
     path = Path(path)
+    if not path.exists() and str(path) in preset_names():
+        path = PRESETS / f"{path}.toml"
+    elif not path.exists():
+        raise ConfigError(
+            f"config file {path} does not exist; give a TOML/JSON file or a preset "
+            f"({', '.join(preset_names())})"
+        )
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

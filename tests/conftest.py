@@ -6,18 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from figgen.config import FigureConfig, config_from_dict
-
-SMALL = {
-    "panels": {"mean": 3.0, "std": 3.0, "count": [1, 6]},
-    "image": {"dpi": [60, 90], "panel_inches": [2.6, 3.4]},
-}
+from figgen.config import FigureConfig, load_config
 
 
 @pytest.fixture(scope="session")
 def small_config() -> FigureConfig:
     """Few panels at low dpi: every code path, a fraction of the pixels."""
-    return config_from_dict(SMALL)
+    return load_config("small")
 
 
 @pytest.fixture(scope="session")

@@ -56,9 +56,25 @@ def test_bad_values_name_the_key_in_one_line(values: dict, needle: str) -> None:
 
 
 def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(
+        ConfigError, match=r"missing.toml does not exist; .* preset \(small, tiny\)"
+    ):
         load_config(tmp_path / "missing.toml")
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path)  # a folder
     bad = tmp_path / "bad.toml"
     bad.write_text("[image\n")
     with pytest.raises(ConfigError, match="not valid"):
         load_config(bad)
+
+
+def test_presets_by_name_and_a_file_of_that_name_wins(tmp_path: Path, monkeypatch) -> None:
+    tiny = load_config("tiny")
+    assert tiny.panels.count == (1, 2)
+    assert tiny.image.dpi == (50, 60)
+    small = load_config("small")
+    assert small.panels.count == (1, 6)
+    assert small.text == FigureConfig().text  # a preset overrides only what it names
+    monkeypatch.chdir(tmp_path)
+    Path("tiny").write_text("[panels]\ncount = [3, 4]\n")
+    assert load_config("tiny").panels.count == (3, 4)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from figgen.eval.plots import Plot, _figure, _save
+from figgen.eval.plots import Plot, plot_figure, save_plot
 
 _NAMES = {"mae": "MAE", "rmse": "RMSE"}
 
@@ -24,7 +24,7 @@ def error_by_density(table: dict[str, dict[int, dict[str, Any]]], out: Path) -> 
     """Normalised MAE and RMSE against the number of charts, one line per model (Fig. 2)."""
     if not table:
         return None
-    fig, axes = _figure(2)
+    fig, axes = plot_figure(2)
     sentences = []
     for ax, metric in zip(axes, ("mae", "rmse"), strict=True):
         for i, (model, by_density) in enumerate(table.items()):
@@ -40,7 +40,7 @@ def error_by_density(table: dict[str, dict[int, dict[str, Any]]], out: Path) -> 
         ax.set_ylabel(f"normalised {_NAMES[metric]} (0-100)")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
-    file = _save(fig, out, "error_by_density.png")
+    file = save_plot(fig, out, "error_by_density.png")
     alt = (
         "Two line plots of normalised reconstruction error (MAE left, RMSE right; lower is "
         "better) against the number of charts shown together, one line per model. "
@@ -54,7 +54,7 @@ def coverage_and_error(table: dict[str, dict[int, dict[str, Any]]], out: Path) -
     """Point coverage against MAE, one trajectory per model through the densities (Fig. 3)."""
     if not table:
         return None
-    fig, (ax,) = _figure(1, width=5.0, height=4.2)
+    fig, (ax,) = plot_figure(1, width=5.0, height=4.2)
     sentences = []
     for i, (model, by_density) in enumerate(table.items()):
         ks = [
@@ -77,7 +77,7 @@ def coverage_and_error(table: dict[str, dict[int, dict[str, Any]]], out: Path) -
     ax.set_ylabel("normalised MAE")
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7)
-    file = _save(fig, out, "coverage_and_error.png")
+    file = save_plot(fig, out, "coverage_and_error.png")
     alt = (
         "Scatter of point coverage (x, higher is better) against normalised MAE (y, lower is "
         "better); each model's points are joined in density order and labelled with the "
@@ -94,7 +94,7 @@ def paired_plot(
     if not any(p["n"] for p in paired.values()):
         return None
     name = _NAMES[metric]
-    fig, (scatter, hist) = _figure(2)
+    fig, (scatter, hist) = plot_figure(2)
     top = 1.0
     sentences = []
     deltas_all = []
@@ -120,7 +120,7 @@ def paired_plot(
     hist.axvline(0, color="0.5", lw=0.8)
     hist.set_xlabel(f"change in {name} ({high} minus {low} charts)")
     hist.set_ylabel("charts")
-    file = _save(fig, out, f"paired_{metric}.png")
+    file = save_plot(fig, out, f"paired_{metric}.png")
     alt = (
         f"Left: scatter of each source chart's {name} when shown alone or with few charts "
         f"({low}) against its {name} among {high} charts, one colour per model, with a grey "

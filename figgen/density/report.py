@@ -22,7 +22,7 @@ from figgen.density.metrics import aggregate
 from figgen.density.plots import coverage_and_error, error_by_density, paired_plot
 from figgen.density.score import score_files
 from figgen.eval.plots import Plot
-from figgen.eval.report import _table
+from figgen.eval.tables import table_text
 from figgen.eval.usage import Usage
 from figgen.storage import atomic_write_text
 
@@ -87,7 +87,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
     settings = metrics["settings"]
     low, high = settings["low"], settings["high"]
     models = metrics["models"]
-    s1 = _table(
+    s1 = table_text(
         [
             "model",
             "charts",
@@ -123,7 +123,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for k, e in [*v["by_density"].items(), ("all", v["overall"])]
         ],
     )
-    deltas = _table(
+    deltas = table_text(
         ["model", "MAE Δ", "MAE rel. Δ", "RMSE Δ", "RMSE rel. Δ"],
         [
             [
@@ -136,7 +136,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for m, d in metrics["deltas"].items()
         ],
     )
-    slopes = _table(
+    slopes = table_text(
         ["model", "metric", "n", "β", "std. error", "95% CI", "p", "R²"],
         [
             [
@@ -153,7 +153,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for m, s in metrics["slopes"][metric].items()
         ],
     )
-    paired = _table(
+    paired = table_text(
         ["model", "metric", "charts", "mean Δ", "median Δ", "share worse"],
         [
             [m, metric.upper(), p["n"], p["mean_delta"], p["median_delta"], _pct(p["share_higher"])]
@@ -161,7 +161,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for m, p in metrics["paired"][metric].items()
         ],
     )
-    costs = _table(
+    costs = table_text(
         [
             "model",
             "charts",
@@ -228,7 +228,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             f"source charts; references: model {fit['reference_model']}, density "
             f"{fit['reference_density']}; converged: {fit['converged']}.",
             "",
-            _table(
+            table_text(
                 ["term", "coef.", "std. error", "z", "p", "CI low", "CI high"],
                 [
                     [t["term"], t["coef"], t["se"], t["z"], _p(t["p"]), t["ci_low"], t["ci_high"]]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from figgen.eval.geometry import Box, Point
-from figgen.eval.parse import _json_candidates
+from figgen.eval.parse import json_candidates
 
 Frame = Literal["pixels", "unit", "per_mille"]
 Shape = Literal["boxes", "points"]
@@ -177,7 +177,7 @@ def locate(text: str | None, shape: Shape, width: int, height: int) -> Located:
     keys = BOX_KEYS if shape == "boxes" else POINT_KEYS
     values: list[list[float]] = []
     problem: str | None = None
-    for candidate in _json_candidates(text):
+    for candidate in json_candidates(text):
         for found in _keyed(candidate, keys):
             try:
                 values = _many(found, shape)

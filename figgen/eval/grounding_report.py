@@ -165,10 +165,13 @@ def grounding_markdown(section: dict[str, Any]) -> str:
                 "change",
             ],
             overview,
+            float_format=".3f",
         ),
         "",
         *markdown_table(
-            ["run", "level", "location score", "paired", "plain acc.", "acc.", "change"], levels
+            ["run", "level", "location score", "paired", "plain acc.", "acc.", "change"],
+            levels,
+            float_format=".3f",
         ),
     ]
     return "\n".join(lines) + "\n"

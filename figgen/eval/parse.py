@@ -49,7 +49,7 @@ MAX_OBJECT_STARTS = 1000
 a reply of garbage braces must not cost quadratic time."""
 
 
-def _json_candidates(text: str) -> list[Any]:
+def json_candidates(text: str) -> list[Any]:
     """Every JSON value found: the whole text, fenced blocks, then objects inside prose."""
     # RecursionError: JSON nested deeper than Python's stack allows is no answer either
     with contextlib.suppress(json.JSONDecodeError, RecursionError):
@@ -71,7 +71,7 @@ def _json_candidates(text: str) -> list[Any]:
 
 def extract_value(text: str, answer_key: str) -> Any:
     """The raw answer in a reply, or ``_NO_VALUE`` when the reply holds no JSON answer."""
-    candidates = _json_candidates(text)
+    candidates = json_candidates(text)
     objects = [c for c in candidates if isinstance(c, dict)]
     for obj in objects:
         for key, value in obj.items():

@@ -21,7 +21,8 @@ class Plot:
     alt: str
 
 
-def _figure(n_axes: int, *, width: float = 4.0, height: float = 3.4) -> tuple[Any, list[Any]]:
+def plot_figure(n_axes: int, *, width: float = 4.0, height: float = 3.4) -> tuple[Any, list[Any]]:
+    """A report figure of ``n_axes`` axes, three to a row, on the Agg canvas (no pyplot)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -33,7 +34,8 @@ def _figure(n_axes: int, *, width: float = 4.0, height: float = 3.4) -> tuple[An
     return fig, axes
 
 
-def _save(fig: Any, out_dir: Path, name: str) -> str:
+def save_plot(fig: Any, out_dir: Path, name: str) -> str:
+    """Write ``fig`` as ``out_dir/name`` atomically; the name, for the report's link."""
     path = out_dir / name
     tmp = path.with_suffix(".tmp.png")
     fig.savefig(tmp, format="png")
@@ -54,7 +56,7 @@ def count_plot(family: str, metrics: dict[str, dict[str, Any]], out_dir: Path) -
     }
     if not models:
         return None
-    fig, (ax,) = _figure(1, width=5.0, height=4.2)
+    fig, (ax,) = plot_figure(1, width=5.0, height=4.2)
     rng = np.random.default_rng(0)
     top = 1.0
     sentences = []
@@ -81,7 +83,7 @@ def count_plot(family: str, metrics: dict[str, dict[str, Any]], out_dir: Path) -
     ax.set_ylabel("estimate")
     ax.legend(fontsize=7)
     level = int(100 * next(iter(models.values()))["region_level"])
-    file = _save(fig, out_dir, f"{family}_estimates.png")
+    file = save_plot(fig, out_dir, f"{family}_estimates.png")
     alt = (
         f"Scatter of estimated against true {family.replace('_', ' ')}, one colour per model, "
         f"with dashed lines bounding the central {level}% of estimates at each true value and "
@@ -146,7 +148,7 @@ def per_panel_plot(
     """A mean per panel count for each family (one axes each), one line per model."""
     if not families:
         return None
-    fig, axes = _figure(len(families))
+    fig, axes = plot_figure(len(families))
     sentences = []
     for ax, family in zip(axes, families, strict=True):
         drawn = False
@@ -169,7 +171,7 @@ def per_panel_plot(
         ax.set_ylabel(ylabel)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
-    _save(fig, out_dir, file)
+    save_plot(fig, out_dir, file)
     alt = (
         f"Line plots of {what} against the number of panels, one axes per question family "
         f"({', '.join(families)}), one line per model. " + "; ".join(sentences) + "."
@@ -220,7 +222,7 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
     )
     if not kinds:
         return None
-    fig, axes = _figure(len(kinds), width=3.6)
+    fig, axes = plot_figure(len(kinds), width=3.6)
     bins = ssmape_bins()
     sentences = []
     for ax, kind in zip(axes, kinds, strict=True):
@@ -240,7 +242,7 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
         ax.set_xlim(bins[0], bins[-1])
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
-    file = _save(fig, out_dir, "ssmape_by_kind.png")
+    file = save_plot(fig, out_dir, "ssmape_by_kind.png")
     alt = (
         "Histograms of signed SMAPE (negative too low, positive too high; 0 is exact) "
         f"for {', '.join(sorted(chosen))} questions, one axes per plot kind, one outline per "
@@ -262,7 +264,7 @@ def cost_accuracy_plot(metrics: dict[str, dict[str, Any]], out_dir: Path) -> Plo
     ]
     if not points:
         return None
-    fig, (ax,) = _figure(1, width=5.0, height=4.0)
+    fig, (ax,) = plot_figure(1, width=5.0, height=4.0)
     models = list(metrics)
     markers = {"1": "o", "2": "s", "3": "^"}
     for model, level, cost, accuracy in points:
@@ -279,7 +281,7 @@ def cost_accuracy_plot(metrics: dict[str, dict[str, Any]], out_dir: Path) -> Plo
     ax.set_xlabel("cost (USD)")
     ax.set_ylabel("accuracy")
     ax.set_ylim(-0.05, 1.05)
-    file = _save(fig, out_dir, "cost_vs_accuracy.png")
+    file = save_plot(fig, out_dir, "cost_vs_accuracy.png")
     alt = (
         "Scatter of accuracy against cost in USD, one point per model and description level "
         "(circle level 1, square level 2, triangle level 3). "

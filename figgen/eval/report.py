@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +14,9 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
+from figgen.eval.tables import table_text
 from figgen.storage import atomic_write_text
 from figgen.vqa.families import PLOT_TYPE, PLOT_TYPES
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
 
 
 def _fixed(value: float | None) -> str:
@@ -33,12 +26,6 @@ def _fixed(value: float | None) -> str:
 
 def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
-
-
-def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 _ACCURACY_HEADER = [
@@ -68,7 +55,7 @@ def _grouped_table(metrics: dict[str, Any], key: str, label: str) -> str:
         for model, values in metrics.items()
         for group, e in values[key].items()
     ]
-    return _table(["model", label, *_ACCURACY_HEADER], rows)
+    return table_text(["model", label, *_ACCURACY_HEADER], rows)
 
 
 def _metric_table(models: dict[str, Any], metrics: tuple[str, ...], columns: list[str]) -> str:
@@ -79,7 +66,7 @@ def _metric_table(models: dict[str, Any], metrics: tuple[str, ...], columns: lis
         for f, e in v["by_family"].items()
         if e["metric"] in metrics
     ]
-    return _table(["model", "family", "level", "n", "scored", *columns], rows) if rows else ""
+    return table_text(["model", "family", "level", "n", "scored", *columns], rows) if rows else ""
 
 
 def _plots(
@@ -129,7 +116,7 @@ def _no_score_reason(entry: dict[str, Any]) -> str:
 def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
     """The report: tables per model, level, family, plot kind and panel count, then plots."""
     models = metrics["models"]
-    overview = _table(
+    overview = table_text(
         [
             "model",
             *_ACCURACY_HEADER,
@@ -154,7 +141,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for m, v in models.items()
         ],
     )
-    levels = _table(
+    levels = table_text(
         ["model", "level", *_ACCURACY_HEADER, "cost (USD)", "USD / question"],
         [
             [m, lv, *_accuracy_cells(e), e["cost_usd"], e["cost_per_question"]]
@@ -162,7 +149,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for lv, e in v["by_level"].items()
         ],
     )
-    families = _table(
+    families = table_text(
         ["model", "family", "level", "metric", *_ACCURACY_HEADER],
         [
             [m, f, e["level"], e["metric"], *_accuracy_cells(e)]
@@ -170,7 +157,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for f, e in v["by_family"].items()
         ],
     )
-    errors = _table(
+    errors = table_text(
         ["model", "error", "questions"],
         [
             [m, kind, n]

@@ -144,15 +144,19 @@ def robustness_markdown(metrics: dict[str, Any]) -> str:
         "",
         "## By perturbation",
         "",
-        *markdown_table(["model", "perturbation", *head], rows(None)),
+        *markdown_table(["model", "perturbation", *head], rows(None), float_format=".3f"),
         "",
         "## By level",
         "",
-        *markdown_table(["model", "perturbation", "level", *head], rows("by_level")),
+        *markdown_table(
+            ["model", "perturbation", "level", *head], rows("by_level"), float_format=".3f"
+        ),
         "",
         "## By family",
         "",
-        *markdown_table(["model", "perturbation", "family", *head], rows("by_family")),
+        *markdown_table(
+            ["model", "perturbation", "family", *head], rows("by_family"), float_format=".3f"
+        ),
     ]
     return "\n".join(lines) + "\n"
 

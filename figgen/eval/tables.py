@@ -1,4 +1,4 @@
-"""Markdown tables for the grounding and robustness reports (floats to 3 decimals)."""
+"""Markdown tables, the one writer every report uses."""
 
 from __future__ import annotations
 
@@ -6,16 +6,25 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 
-def cell(value: Any) -> str:
-    """A table cell: – for missing, floats to 3 decimals."""
+def cell(value: Any, float_format: str = ".4g") -> str:
+    """A table cell: – for missing, floats in ``float_format``."""
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return format(value, float_format)
     return str(value)
 
 
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
-    """The lines of a markdown table."""
+def markdown_table(
+    header: Sequence[str], rows: Iterable[Sequence[Any]], *, float_format: str = ".4g"
+) -> list[str]:
+    """The lines of a markdown table (floats to four significant digits unless told)."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return lines + ["| " + " | ".join(cell(v, float_format) for v in row) + " |" for row in rows]
+
+
+def table_text(
+    header: Sequence[str], rows: Iterable[Sequence[Any]], *, float_format: str = ".4g"
+) -> str:
+    """The same table as one string."""
+    return "\n".join(markdown_table(header, rows, float_format=float_format))

@@ -143,12 +143,21 @@ def push(
     splits: SplitsOption = "0.8,0.1,0.1",
     name: NameOption = "figgen multi-panel charts",
     license: LicenseOption = "cc-by-sa-4.0",
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="Write and list what would be uploaded; no token, no network."
+        ),
+    ] = False,
 ) -> None:
     """Push both configs (figures, qa) and the dataset card to the HuggingFace Hub."""
-    from figgen.export.hub import check_push_allowed
+    from figgen.export.hub import check_push_allowed, check_repo_id
 
     # Refuse before any work: offline mode, a bad repo id or no token end here.
-    token = check_push_allowed(repo, token)
+    if dry_run:
+        check_repo_id(repo)
+    else:
+        token = check_push_allowed(repo, token)
     _check_license(license)
     from figgen.export.hub import push_dataset
     from figgen.export.splits import SplitFractions
@@ -161,7 +170,17 @@ def push(
         fractions=SplitFractions.parse(splits),
         pretty_name=name,
         license=license,
+        dry_run=dry_run,
     )
+    if result.dry_run:
+        for path, size in result.files.items():
+            typer.echo(f"{size:>12,d}  {path}")
+        total = sum(result.files.values())
+        typer.echo(
+            f"dry run: would push {len(result.files)} files ({total / 2**20:.1f} MiB) to "
+            f"{result.url} ({_counts(result.split_counts)}); nothing was uploaded"
+        )
+        return
     typer.echo(f"pushed {result.url} ({_counts(result.split_counts)})")
 
 

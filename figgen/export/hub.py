@@ -6,7 +6,7 @@ import logging
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,9 @@ class PushResult:
     repo_id: str
     url: str
     split_counts: dict[str, dict[str, int]]
+    files: dict[str, int] = field(default_factory=dict)
+    """Every file of the upload (path in the repo -> bytes)."""
+    dry_run: bool = False
 
 
 def hub_offline() -> bool:
@@ -48,6 +51,12 @@ def resolve_token(token: str | None) -> str:
     return found
 
 
+def check_repo_id(repo_id: str) -> None:
+    """A Hub dataset id is ORG/NAME."""
+    if not _REPO_ID.match(repo_id):
+        raise FiggenError(f"--repo must look like ORG/NAME, got {repo_id!r}")
+
+
 def check_push_allowed(repo_id: str, token: str | None) -> str:
     """Stop before any work when the push cannot succeed; return the token."""
     if hub_offline():
@@ -55,8 +64,7 @@ def check_push_allowed(repo_id: str, token: str | None) -> str:
             "cannot push while HF_HUB_OFFLINE is set; unset it, or export locally with "
             "`figgen export DIR --format hf --out HF_DIR`"
         )
-    if not _REPO_ID.match(repo_id):
-        raise FiggenError(f"--repo must look like ORG/NAME, got {repo_id!r}")
+    check_repo_id(repo_id)
     return resolve_token(token)
 
 
@@ -83,17 +91,19 @@ def push_dataset(
     pretty_name: str = "figgen multi-panel charts",
     license: str = "cc-by-sa-4.0",
     api: Any | None = None,
+    dry_run: bool = False,
 ) -> PushResult:
     """Export ``data_dir`` to a temporary folder and upload it as one dataset commit.
 
     The upload replaces every file under ``data/`` so shards of an earlier push do not linger;
-    a failure leaves no local files behind, and running again finishes the job.
+    a failure leaves no local files behind, and running again finishes the job. ``dry_run``
+    writes the same folder, lists it and stops: no token, no network.
     """
-    token = check_push_allowed(repo_id, token)
+    if dry_run:
+        check_repo_id(repo_id)
+    else:
+        token = check_push_allowed(repo_id, token)
     dataset = BuiltDataset.open(data_dir)
-    from huggingface_hub import HfApi
-
-    hub = api if api is not None else HfApi(token=token)
     with tempfile.TemporaryDirectory(prefix="figgen-push-") as tmp:
         folder = Path(tmp)
         facts = write_hf_folder(
@@ -104,6 +114,17 @@ def push_dataset(
             license=license,
             repo_id=repo_id,
         )
+        files = {
+            path.relative_to(folder).as_posix(): path.stat().st_size
+            for path in sorted(folder.rglob("*"))
+            if path.is_file()
+        }
+        if dry_run:
+            url = f"https://huggingface.co/datasets/{repo_id}"
+            return PushResult(repo_id, url, facts.split_counts, files, dry_run=True)
+        from huggingface_hub import HfApi
+
+        hub = api if api is not None else HfApi(token=token)
         try:
             repo = hub.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
             hub.upload_folder(
@@ -122,4 +143,4 @@ def push_dataset(
             ) from None
     url = str(getattr(repo, "url", f"https://huggingface.co/datasets/{repo_id}"))
     logger.info("pushed %s", url)
-    return PushResult(repo_id=repo_id, url=url, split_counts=facts.split_counts)
+    return PushResult(repo_id, url, facts.split_counts, files)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from datasets import Features
+from datasets import Features, Image
 
 DEFAULT_SHARD_BYTES = 400 * 1024 * 1024
 """The Hub's viewer and streaming work best with shards of a few hundred MB."""
@@ -26,6 +26,45 @@ GROUP_BYTES = 64 * 1024 * 1024
 
 def _image_bytes(row: dict[str, Any]) -> bytes:
     return (row.get("image") or {}).get("bytes") or b""
+
+
+def _dictionary_schema(schema: pa.Schema, image_columns: list[str]) -> pa.Schema:
+    """``schema`` with each image's bytes dictionary-encoded (what the writer is handed)."""
+    fields = []
+    for field in schema:
+        if field.name in image_columns:
+            children = [
+                child.with_type(pa.dictionary(pa.int32(), child.type))
+                if child.name == "bytes"
+                else child
+                for child in field.type
+            ]
+            field = field.with_type(pa.struct(children))
+        fields.append(field)
+    return pa.schema(fields)
+
+
+def _image_column(rows: list[dict[str, Any]], name: str) -> pa.StructArray:
+    """One image column as indices into the distinct images, in row order.
+
+    Consecutive rows share a figure's PNG, so each image is held (and written) once: building
+    the column copies no image bytes, and the parquet writer stores the dictionary as given
+    instead of hashing a megabyte per row.
+    """
+    distinct: list[bytes | None] = []
+    indices: list[int] = []
+    paths: list[str | None] = []
+    for row in rows:
+        value = row.get(name) or {}
+        data = value.get("bytes")
+        if not distinct or distinct[-1] is not data and distinct[-1] != data:
+            distinct.append(data)
+        indices.append(len(distinct) - 1)
+        paths.append(value.get("path"))
+    images = pa.DictionaryArray.from_arrays(
+        pa.array(indices, pa.int32()), pa.array(distinct, pa.binary())
+    )
+    return pa.StructArray.from_arrays([images, pa.array(paths, pa.string())], ["bytes", "path"])
 
 
 def _row_bytes(row: dict[str, Any], previous: dict[str, Any] | None) -> int:
@@ -58,6 +97,8 @@ class ShardWriter:
         self.split = split
         self.features = features
         self.schema = features.arrow_schema
+        self.image_columns = [name for name, kind in features.items() if isinstance(kind, Image)]
+        self._write_schema = _dictionary_schema(self.schema, self.image_columns)
         self.max_shard_bytes = max_shard_bytes
         self.rows = 0
         self._pending: list[dict[str, Any]] = []
@@ -87,20 +128,37 @@ class ShardWriter:
             self.folder.mkdir(parents=True, exist_ok=True)
             partial = self.folder / f"{self.split}-{len(self._partials):05d}.partial"
             self._partials.append(partial)
-            self._writer = pq.ParquetWriter(partial, self.schema)
-        self._writer.write_table(pa.Table.from_pylist(self._pending, schema=self.schema))
+            # The file's arrow schema is left out so readers see plain binary images; the
+            # datasets features go in as key-value metadata when the shard is closed.
+            self._writer = pq.ParquetWriter(partial, self._write_schema, store_schema=False)
+        self._writer.write_table(self._table(self._pending))
         self._shard_bytes += self._pending_bytes
         self._pending, self._pending_bytes = [], 0
         if self._shard_bytes >= self.max_shard_bytes:
-            self._writer.close()
-            self._writer, self._shard_bytes = None, 0
+            self._close_shard()
+
+    def _table(self, rows: list[dict[str, Any]]) -> pa.Table:
+        images = {name: _image_column(rows, name) for name in self.image_columns}
+        rest = [{k: v for k, v in row.items() if k not in images} for row in rows]
+        others = pa.Table.from_pylist(
+            rest, schema=pa.schema([f for f in self.schema if f.name not in images])
+        )
+        columns = [
+            images[f.name] if f.name in images else others.column(f.name) for f in self.schema
+        ]
+        return pa.Table.from_arrays(columns, schema=self._write_schema)
+
+    def _close_shard(self) -> None:
+        assert self._writer is not None
+        self._writer.add_key_value_metadata(self.schema.metadata or {})
+        self._writer.close()
+        self._writer, self._shard_bytes = None, 0
 
     def close(self) -> list[Path]:
         """Finish the last shard and give every shard its final name."""
         self._flush()
         if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+            self._close_shard()
         total = len(self._partials)
         final = []
         for number, partial in enumerate(self._partials):

@@ -36,6 +36,21 @@ def _common(inputs: list[Shape], op: str) -> tuple[Label, ...]:
     return tuple(shared)
 
 
+class OneWay:
+    """An operator whose output does not give its input back (directed edges only).
+
+    Its value needs every label of its input, so ``input_labels`` names none in particular.
+    """
+
+    def invertible(self, inputs: list[Shape], output: Shape, target: int) -> bool:
+        return False
+
+    def input_labels(
+        self, labels: tuple[Label, ...], target: int, node: NodeSpec
+    ) -> tuple[Label, ...]:
+        return ()
+
+
 @dataclass(frozen=True)
 class Elementwise:
     """sum, difference, ratio and the mean of several nodes, label by label (or on scalars)."""
@@ -116,7 +131,7 @@ def _ratio_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> n
 
 
 @dataclass(frozen=True)
-class Reduction:
+class Reduction(OneWay):
     """One vector to one number or one label: mean over the index, argmax, argmin."""
 
     name: str
@@ -137,13 +152,6 @@ class Reduction:
         pick = np.argmax(values) if self.name == "argmax" else np.argmin(values)
         return vector.labels[int(pick)]
 
-    def invertible(self, inputs: list[Shape], output: Shape, target: int) -> bool:
-        return False
-
-    def input_labels(
-        self, labels: tuple[Label, ...], target: int, node: NodeSpec
-    ) -> tuple[Label, ...]:
-        return ()  # every label: the whole vector is needed
 
     def describe(self, names: list[str], node: NodeSpec) -> str:
         return f"the {self.wording} {names[0]}"
@@ -165,7 +173,7 @@ class Mean:
 
 
 @dataclass(frozen=True)
-class Share:
+class Share(OneWay):
     """Each label's share of the vector's total, in percent (a pie's proportions)."""
 
     name: str = "share"
@@ -179,14 +187,6 @@ class Share:
         assert isinstance(vector, Vector)
         values = vector.array()
         return Vector(vector.labels, tuple(float(x) for x in 100.0 * values / values.sum()))
-
-    def invertible(self, inputs: list[Shape], output: Shape, target: int) -> bool:
-        return False
-
-    def input_labels(
-        self, labels: tuple[Label, ...], target: int, node: NodeSpec
-    ) -> tuple[Label, ...]:
-        return ()
 
     def describe(self, names: list[str], node: NodeSpec) -> str:
         return f"each label's share (in %) of the total of {names[0]}"
@@ -230,7 +230,7 @@ class Shift:
 
 
 @dataclass(frozen=True)
-class Change:
+class Change(OneWay):
     """Change from the previous label (year-on-year): loses the level, so directed."""
 
     name: str = "change"
@@ -244,20 +244,12 @@ class Change:
         assert isinstance(vector, Vector)
         return Vector(shape.labels, tuple(float(x) for x in np.diff(vector.array())))
 
-    def invertible(self, inputs: list[Shape], output: Shape, target: int) -> bool:
-        return False
-
-    def input_labels(
-        self, labels: tuple[Label, ...], target: int, node: NodeSpec
-    ) -> tuple[Label, ...]:
-        return ()
-
     def describe(self, names: list[str], node: NodeSpec) -> str:
         return f"the change of {names[0]} from the previous label"
 
 
 @dataclass(frozen=True)
-class Distance:
+class Distance(OneWay):
     """Euclidean distance of every point from the ``origin`` point; inputs are x and y."""
 
     name: str = "distance"
@@ -276,9 +268,6 @@ class Distance:
         ox, oy = x.at(node.origin), y.at(node.origin)
         dist = np.hypot(x.on(shape.labels) - ox, y.on(shape.labels) - oy)
         return Vector(shape.labels, tuple(float(d) for d in dist))
-
-    def invertible(self, inputs: list[Shape], output: Shape, target: int) -> bool:
-        return False
 
     def input_labels(
         self, labels: tuple[Label, ...], target: int, node: NodeSpec

@@ -19,8 +19,8 @@ from figgen.errors import FiggenError
 from figgen.eval.aggregate import ScoredAnswer, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset, load_dataset
-from figgen.eval.plots import Plot, _figure, _save
-from figgen.eval.report import _table
+from figgen.eval.plots import Plot, plot_figure, save_plot
+from figgen.eval.tables import table_text
 from figgen.multichart.build import load_sets
 from figgen.multichart.modes import MODES
 from figgen.storage import atomic_write_text
@@ -149,7 +149,7 @@ def score_multichart(
 
 
 def _hops_plot(metrics: dict[str, Any], out: Path) -> Plot:
-    fig, (ax,) = _figure(1, width=5.5, height=3.8)
+    fig, (ax,) = plot_figure(1, width=5.5, height=3.8)
     sentences = []
     for model, values in metrics["models"].items():
         for mode, style in zip(MODES, ("-o", "--s"), strict=True):
@@ -163,12 +163,12 @@ def _hops_plot(metrics: dict[str, Any], out: Path) -> Plot:
             )
     ax.set(xlabel="hops", ylabel="accuracy", ylim=(-0.02, 1.02), title="Accuracy by hop count")
     ax.legend(fontsize=7)
-    file = _save(fig, out, "accuracy_by_hops.png")
+    file = save_plot(fig, out, "accuracy_by_hops.png")
     return Plot(file, "Accuracy by hop count", "Accuracy by hops. " + "; ".join(sentences) + ".")
 
 
 def _frontier_plot(metrics: dict[str, Any], out: Path) -> Plot:
-    fig, axes = _figure(2, width=4.4, height=3.6)
+    fig, axes = plot_figure(2, width=4.4, height=3.6)
     sentences = []
     for model, values in metrics["models"].items():
         modes = values["modes"]
@@ -187,7 +187,7 @@ def _frontier_plot(metrics: dict[str, Any], out: Path) -> Plot:
     axes[0].set(xlabel="tokens per question", ylabel="accuracy", title="Accuracy vs tokens")
     axes[1].set(xlabel="seconds per question", ylabel="accuracy", title="Accuracy vs time")
     axes[0].legend(fontsize=7)
-    file = _save(fig, out, "cost_performance.png")
+    file = save_plot(fig, out, "cost_performance.png")
     return Plot(
         file, "Cost-performance", "Cost-performance per mode. " + "; ".join(sentences) + "."
     )
@@ -217,7 +217,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
     lines += [
         "## Extended context vs in-depth",
         "",
-        _table(
+        table_text(
             [
                 "model",
                 "mode",
@@ -248,7 +248,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         lines += [
             f"## Accuracy by {title}",
             "",
-            _table(["model", "mode", title, "n", "accuracy"], table_rows),
+            table_text(["model", "mode", title, "n", "accuracy"], table_rows),
             "",
         ]
     for plot in plots:

@@ -127,6 +127,24 @@ def test_offline_push_stops_before_any_work(
     assert hub.instances == []
 
 
+def test_dry_run_lists_exactly_what_a_push_uploads_without_token_or_network(
+    built: Path, hub: type[FakeHfApi], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    push_dataset(built, "org/charts", token="hf_secret")
+    uploaded = {path: len(data) for path, data in hub.instances[-1].uploaded.items()}
+    hub.instances.clear()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: None)
+    result = push_dataset(built, "org/charts", dry_run=True)
+    assert result.dry_run and hub.instances == []
+    assert result.files == uploaded
+    assert "README.md" in result.files
+    assert list((tmp_path / "tmp").iterdir()) == []
+    with pytest.raises(FiggenError, match="ORG/NAME"):
+        push_dataset(built, "charts", dry_run=True)
+
+
 def test_bad_repo_id(built: Path, hub: type[FakeHfApi]) -> None:
     with pytest.raises(FiggenError, match="ORG/NAME"):
         push_dataset(built, "charts", token="hf_secret")

@@ -12,16 +12,6 @@ from pathlib import Path
 
 import pytest
 
-TINY_CONFIG = """\
-[panels]
-mean = 1.0
-std = 1.0
-count = [1, 2]
-[image]
-dpi = [50, 60]
-panel_inches = [2.0, 2.4]
-"""
-
 
 @pytest.fixture
 def figgen(
@@ -45,10 +35,11 @@ def figgen(
 
 
 @pytest.fixture(scope="session")
-def tiny_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("config") / "tiny.toml"
-    path.write_text(TINY_CONFIG, encoding="utf-8")
-    return path
+def tiny_config() -> Path:
+    """The shipped ``tiny`` preset, as a file the CLI reads."""
+    from figgen.config import PRESETS
+
+    return PRESETS / "tiny.toml"
 
 
 def build_args(out: Path, config: Path, n: int = 3) -> list[str]:

@@ -13,11 +13,10 @@ import pytest
 from PIL import Image
 
 from figgen.build import build_dataset
-from figgen.config import FigureConfig, config_from_dict
+from figgen.config import FigureConfig, config_from_dict, load_config
 from figgen.errors import BuildDirError, ConfigError
 from figgen.generate import generate_figure
 from figgen.render.png import PNG_ENCODERS, PngSettings, encode_rgba
-from tests.conftest import SMALL
 
 HAS_FPNG = importlib.util.find_spec("fpng") is not None
 ENCODERS = [
@@ -34,8 +33,9 @@ def _decode(png: bytes) -> tuple[str, np.ndarray]:
 
 
 def _with_encoder(encoder: str, level: int = 1) -> FigureConfig:
-    image = {**SMALL["image"], "png_encoder": encoder, "png_compress_level": level}
-    return config_from_dict({**SMALL, "image": image})
+    values = load_config("small").model_dump()
+    values["image"].update(png_encoder=encoder, png_compress_level=level)
+    return config_from_dict(values)
 
 
 @pytest.fixture(scope="module")

@@ -6,20 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from figgen.config import FigureConfig, config_from_dict
+from figgen.config import FigureConfig, load_config
 
 SEED = 5
 N = 3
-TINY = {
-    "panels": {"mean": 1.0, "std": 1.0, "count": [1, 2]},
-    "image": {"dpi": [50, 60], "panel_inches": [2.0, 2.4]},
-}
 
 
 @pytest.fixture(scope="session")
 def tiny_config() -> FigureConfig:
     """One or two panels at low dpi: the cheapest figures that still run every step."""
-    return config_from_dict(TINY)
+    return load_config("tiny")
 
 
 def _files_build(root: Path, config: FigureConfig) -> Path:

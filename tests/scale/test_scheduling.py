@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -11,7 +10,6 @@ from pathlib import Path
 from figgen.build import largest_first
 from figgen.compose import sample_figure, sample_footprint
 from figgen.config import FigureConfig
-from tests.scale.conftest import TINY
 
 
 def test_footprint_is_the_sampled_specs_pixels_and_panels() -> None:
@@ -50,11 +48,9 @@ def _group_members(group: int) -> list[str]:
 
 
 def test_a_two_worker_build_leaves_no_process_behind(tmp_path: Path) -> None:
-    config = tmp_path / "tiny.json"
-    config.write_text(json.dumps(TINY))
     out = tmp_path / "ds"
     command = [sys.executable, "-m", "figgen", "build", "--n", "3", "--seed", "1"]
-    command += ["--workers", "2", "--out", str(out), "--config", str(config)]
+    command += ["--workers", "2", "--out", str(out), "--config", "tiny"]
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     child = subprocess.Popen(command, start_new_session=True, env=env, stderr=subprocess.PIPE)
     _, stderr = child.communicate(timeout=300)

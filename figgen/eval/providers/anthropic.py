@@ -14,7 +14,7 @@ from figgen.eval.providers.base import (
     register_provider,
     require_sdk,
 )
-from figgen.eval.providers.overflow import sdk_context_overflow, sdk_fatal, sdk_retryable
+from figgen.eval.providers.sdk import SdkProvider
 
 DEFAULT_MAX_TOKENS = 1024
 """Messages requires ``max_tokens``; raise it with ``--option max_tokens=...`` for thinking."""
@@ -26,14 +26,12 @@ additional model performance"), and refuses images over 5 MB (counted on the bas
 3.75 MB of bytes)."""
 
 
-class AnthropicProvider(Provider):
+class AnthropicProvider(SdkProvider):
     image_rule = "anthropic-area"
     image_limits = ANTHROPIC_LIMITS
 
     def __init__(self, model: str, client: Any, sdk: Any) -> None:
-        super().__init__(model)
-        self._client = client
-        self._sdk = sdk
+        super().__init__(model, client, sdk)
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         options = dict(config.options)
@@ -64,18 +62,6 @@ class AnthropicProvider(Provider):
             getattr(usage, "output_tokens", 0) or 0,
             usage_reported=getattr(usage, "input_tokens", None) is not None,
         )
-
-    def is_retryable(self, error: Exception) -> bool:
-        return sdk_retryable(self._sdk, error)
-
-    def is_context_overflow(self, error: Exception) -> bool:
-        return sdk_context_overflow(self._sdk, error)
-
-    def is_fatal(self, error: Exception) -> bool:
-        return sdk_fatal(self._sdk, error)
-
-    async def aclose(self) -> None:
-        await self._client.close()
 
 
 @register_provider("anthropic")

@@ -15,7 +15,7 @@ from figgen.eval.providers.base import (
     register_provider,
     require_sdk,
 )
-from figgen.eval.providers.overflow import sdk_context_overflow, sdk_fatal, sdk_retryable
+from figgen.eval.providers.sdk import SdkProvider
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ _OTHER: dict[Api, Api] = {"responses": "chat", "chat": "responses"}
 _NO_ROUTE = (404, 405, 501)
 
 
-class OpenAIProvider(Provider):
+class OpenAIProvider(SdkProvider):
     """OpenAI's SDK with its own retries off, speaking the Responses API or chat completions.
 
     With ``may_switch``, a server that answers the first request with "no such route"
@@ -61,10 +61,8 @@ class OpenAIProvider(Provider):
         may_switch: bool,
         image_limits: ImageLimits | None = None,
     ) -> None:
-        super().__init__(model)
+        super().__init__(model, client, sdk)
         self.image_limits = image_limits or ImageLimits()
-        self._client = client
-        self._sdk = sdk
         self.api: Api = api
         self._may_switch = may_switch
 
@@ -126,18 +124,6 @@ class OpenAIProvider(Provider):
             output_tokens=getattr(usage, "completion_tokens", 0) or 0,
             usage_reported=getattr(usage, "prompt_tokens", None) is not None,
         )
-
-    def is_retryable(self, error: Exception) -> bool:
-        return sdk_retryable(self._sdk, error)
-
-    def is_context_overflow(self, error: Exception) -> bool:
-        return sdk_context_overflow(self._sdk, error)
-
-    def is_fatal(self, error: Exception) -> bool:
-        return sdk_fatal(self._sdk, error)
-
-    async def aclose(self) -> None:
-        await self._client.close()
 
 
 def _client(sdk: Any, base_url: str | None, timeout: float) -> Any:
