@@ -152,7 +152,6 @@ class Reduction(OneWay):
         pick = np.argmax(values) if self.name == "argmax" else np.argmin(values)
         return vector.labels[int(pick)]
 
-
     def describe(self, names: list[str], node: NodeSpec) -> str:
         return f"the {self.wording} {names[0]}"
 
