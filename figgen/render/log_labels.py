@@ -26,18 +26,24 @@ class FittingLogFormatter(LogFormatterSciNotation):
 
     def __init__(self, base: float = 10.0) -> None:
         super().__init__(base, labelOnlyBase=False)
+        self._crowded = False
         self._extents: dict[tuple[str, int, bool], float] = {}
         """Measured label extents by (label, font, axis direction): the same labels come
         back in every layout iteration, at other positions but in the same font."""
 
     def set_locs(self, locs: Sequence[float] | None = None) -> None:
+        self._crowded = False
         super().set_locs(locs)
         axis = self.axis
-        sublabels: set[float] | None = self._sublabels  # type: ignore[has-type]
-        if sublabels is None or sublabels <= {1} or locs is None or not isinstance(axis, Axis):
+        if locs is None or not isinstance(axis, Axis):
             return
-        if not _labels_fit(axis, [(v, self(v)) for v in locs], self._extents):
-            self._sublabels = {1}  # powers of the base only: no minor tick is labelled
+        minor = [(v, label) for v in locs if (label := self(v))]
+        self._crowded = bool(minor) and not _labels_fit(axis, minor, self._extents)
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        # Crowded: no minor label at all, as NullFormatter (minor ticks of a short range sit
+        # at 12, 14, ... too, which the default labels whatever the subset of coefficients).
+        return "" if self._crowded else super().__call__(x, pos)
 
 
 def _labels_fit(

@@ -8,13 +8,15 @@ from matplotlib.figure import Figure
 from figgen.render.log_labels import FittingLogFormatter
 
 
-def _drawn_labels(width_in: float, *, fitting: bool) -> list[tuple[str, tuple[float, float]]]:
+def _drawn_labels(
+    width_in: float, *, fitting: bool, limits: tuple[float, float] = (2, 30)
+) -> list[tuple[str, tuple[float, float]]]:
     """The x tick labels a draw shows, with their horizontal pixel extents."""
     fig = Figure(figsize=(width_in, 2.0), dpi=100)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     ax.set_xscale("log")
-    ax.set_xlim(2, 30)  # about a decade: matplotlib labels minor ticks too
+    ax.set_xlim(*limits)  # about a decade or less: matplotlib labels minor ticks too
     ax.tick_params(labelsize=12)
     if fitting:
         ax.xaxis.set_minor_formatter(FittingLogFormatter())
@@ -47,3 +49,10 @@ def test_where_minor_labels_would_overlap_none_is_drawn() -> None:
     assert not _overlapping(fitted)
     majors = {"$\\mathdefault{10^{1}}$"}
     assert {text for text, _ in fitted} == majors
+
+
+def test_within_one_decade_crowded_labels_all_go_even_at_coefficient_one() -> None:
+    # Inside a decade the minor ticks are linear (12, 14, ...): 14 still rounds to 1 x 10^1.
+    default = _drawn_labels(1.6, fitting=False, limits=(11, 19))
+    assert _overlapping(default)
+    assert _drawn_labels(1.6, fitting=True, limits=(11, 19)) == []
