@@ -43,8 +43,9 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
     Each pass is one ordinary draw (layout engine and raster), then every box is measured
     on what was drawn; a clean pass is encoded as it stands, so the PNG and the boxes come
     from one draw and a figure that needs no repair costs one draw, like a bare ``savefig``.
+    ``spec`` itself is never edited: a repair edits a copy, made when the first one is needed.
     """
-    spec = spec.copy()
+    original = spec
     actions: list[dict[str, Any]] = []
     for attempt in range(cfg.repair_attempts + 1):
         with style_context(spec.style):
@@ -72,6 +73,8 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
                     elements,
                     {"attempts": attempt + 1, "actions": actions},
                 )
+            if spec is original:
+                spec = spec.copy()
             step = plan_repair(spec, problems, measured, cfg)
         log.debug("%s pass %d: %d problems, actions %s", spec.id, attempt, len(problems), step)
         if not step:

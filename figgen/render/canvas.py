@@ -12,12 +12,13 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogLocator, NullFormatter
+from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
 from figgen.kinds import KINDS, Drawn
 from figgen.kinds.ticks import FittingLocator
 from figgen.render.frame import lower_background_frame
 from figgen.render.legend_place import LegendPlacer
+from figgen.render.log_labels import FittingLogFormatter
 from figgen.render.png import PngSettings, encode_rgba
 from figgen.render.visibility import PanelSnapshot, attach_snapshot
 from figgen.spec import FigureSpec, FigureStyle
@@ -83,6 +84,9 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
                 continue  # one tick per category, set by the kind
             if panel.style.get(f"{key[0]}_minor_labels") is False:
                 axis.set_minor_formatter(NullFormatter())
+            elif type(axis.get_minor_formatter()) is LogFormatterSciNotation:
+                base = getattr(axis.get_transform(), "base", 10.0)
+                axis.set_minor_formatter(FittingLogFormatter(base))
             nbins = panel.style.get(key)
             if axis.get_scale() == "log":
                 if nbins:
