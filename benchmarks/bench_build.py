@@ -12,10 +12,15 @@ process, so load on the other core changes both alike. The summary lines are::
     encode share of bare: X.XX     (PNG encoding / the bare render)
     pipeline/bare ratio: X.XX
     2 workers speed-up: X.XX       (``figgen build --n 16 --seed 7``, 1 vs 2 workers, wall)
+    two bare processes speed-up: X.XX   (the machine's ceiling for the line above)
 
 The speed-up runs the real command in fresh processes (imports, figures, questions,
 manifest), ``--repeats`` paired times, and reports the median ratio; it is depressed by
-any other load on the machine, so the load average is printed beside it.
+any other load on the machine, so the load average is printed beside it. The ceiling runs
+plain matplotlib (the bare render of the same 16 specs) in one process, then in two
+independent processes at once, each doing that same work, and reports 2 x one's wall time /
+the pair's: what two cores give two processes that share nothing (memory bandwidth, caches,
+clock boost), so the 2-worker figure can be judged against the machine rather than 2.00.
 
 ``--sizes 50 500`` adds the scale part: builds of that many (``--scale-config tiny``)
 figures with 1 and 2 local workers, with figures per second, CPU seconds per figure and
@@ -187,6 +192,54 @@ def workers_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
     print(f"2 workers speed-up: {statistics.median(ratios):.2f}")
 
 
+def bare_child(n: int, seed: int, cfg: FigureConfig) -> None:
+    """One bare process of the ceiling: sample the specs, wait for "go", draw them, say the wall."""
+    specs = [sample_figure(cfg, seed, index) for index in range(n)]
+    bare_render(specs[-1], PngSettings.of(cfg.image))  # fonts and caches, as a warm worker has
+    print("ready", flush=True)
+    sys.stdin.readline()
+    start = time.perf_counter()
+    for spec in specs:
+        bare_render(spec, PngSettings.of(cfg.image))
+    print(f"{time.perf_counter() - start:.3f}", flush=True)
+
+
+def bare_processes_wall(count: int, n: int, seed: int, settings: PngSettings) -> float:
+    """Wall seconds until ``count`` bare processes, started together, have all drawn ``n`` specs."""
+    command = [sys.executable, __file__, "--bare-child", str(n), "--seed", str(seed)]
+    command += ["--encoder", settings.encoder, "--level", str(settings.compress_level)]
+    children = [
+        subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for _ in range(count)
+    ]
+    for child in children:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    start = time.perf_counter()
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    for child in children:
+        child.communicate()
+    return time.perf_counter() - start
+
+
+def ceiling_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
+    """Two independent bare-matplotlib processes against one, on the same work: the machine."""
+    ratios = []
+    for _ in range(repeats):
+        one = bare_processes_wall(1, n, seed, PngSettings.of(cfg.image))
+        two = bare_processes_wall(2, n, seed, PngSettings.of(cfg.image))
+        print(
+            f"bare matplotlib, {n} specs of seed {seed}: "
+            f"1 process {one:.1f} s, 2 at once {two:.1f} s wall"
+        )
+        ratios.append(2 * one / two)
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min) after: {load} on {os.cpu_count()} cores")
+    print(f"two bare processes speed-up: {statistics.median(ratios):.2f}")
+
+
 def _encoder_name(settings: PngSettings) -> str:
     if settings.encoder == "fpng":
         return "fpng"
@@ -208,6 +261,7 @@ def main() -> None:
         "--sizes", type=int, nargs="*", default=[], help="figure counts for the scale part"
     )
     parser.add_argument("--scale-config", choices=SCALE_CONFIGS, default="tiny")
+    parser.add_argument("--bare-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     image: dict[str, object] = {}
     if args.encoder:
@@ -215,12 +269,16 @@ def main() -> None:
     if args.level is not None:
         image["png_compress_level"] = args.level
     cfg = config_from_dict({"image": image})
+    if args.bare_child:
+        bare_child(args.bare_child, args.seed, cfg)
+        return
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"load average (1, 5, 15 min) before: {load} on {os.cpu_count()} cores")
     if args.sizes:
         scale_report(args.sizes, args.seed, args.scale_config)
     if args.workers_n:
         workers_report(args.workers_n, args.workers_seed, args.repeats, cfg)
+        ceiling_report(args.workers_n, args.workers_seed, args.repeats, cfg)
     if args.n:
         pipeline_report(args.n, args.seed, cfg)
 

@@ -73,6 +73,21 @@ LAYOUT_KINDS: frozenset[str] = frozenset({"figure", "panel", "legend", "colorbar
 """Kinds that frame the figure; every other non-text kind is a data mark."""
 
 BBox = tuple[float, float, float, float]
+Occluder = Literal["legend", "frame", "marks"]
+_OPTIONAL = (
+    "text",
+    "value",
+    "series",
+    "item",
+    "axis",
+    "empty",
+    "visible",
+    "visible_fraction",
+    "occluded_by",
+    "background",
+    "frame",
+    "loc",
+)
 
 
 @dataclass
@@ -88,6 +103,20 @@ class Element:
     series: int | None = None
     item: int | None = None
     axis: Literal["x", "y"] | None = None
+    visible: bool | None = None
+    """Data marks: some of the mark's colour shows in the raster under its box."""
+    visible_fraction: float | None = None
+    """Data marks: the share of the mark's own ink that survives what is drawn over it."""
+    occluded_by: list[Occluder] | None = None
+    """Data marks: what covers part of it ("legend", "frame", "marks"); empty when nothing."""
+    empty: bool | None = None
+    """An empty histogram bin: kept, with a zero-height (or zero-width) box; else absent."""
+    background: str | None = None
+    """Panels: the plot area's background colour, ``#rrggbb``."""
+    frame: dict[str, Any] | None = None
+    """Panels: the frame (spines) ``color``, ``width`` (px), drawn ``sides``, ``over_data``."""
+    loc: str | None = None
+    """Legends the renderer placed: the matplotlib location it chose."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -96,7 +125,7 @@ class Element:
             "panel": self.panel,
             "bbox": list(self.bbox),
         }
-        for key in ("text", "value", "series", "item", "axis"):
+        for key in _OPTIONAL:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value

@@ -17,7 +17,12 @@ ELEMENT_FEATURE = {
     "panel": Value("int32"),
     "bbox": List(Value("float64"), length=4),
     "text": Value("string"),
+    "visible": Value("bool"),
+    "visible_fraction": Value("float64"),
+    "occluded_by": List(Value("string")),
+    "empty": Value("bool"),
 }
+"""An element's box and text; for data marks what the picture shows of it (null elsewhere)."""
 
 FIGURE_FEATURES = Features(
     {
@@ -68,6 +73,10 @@ def figure_row(record: dict[str, Any], png_bytes: bytes) -> dict[str, Any]:
                 "panel": element.get("panel"),
                 "bbox": [float(v) for v in element["bbox"]],
                 "text": element.get("text"),
+                "visible": element.get("visible"),
+                "visible_fraction": element.get("visible_fraction"),
+                "occluded_by": element.get("occluded_by"),
+                "empty": element.get("empty"),
             }
             for element in record["elements"]
         ],

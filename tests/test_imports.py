@@ -8,7 +8,10 @@ from pathlib import Path
 import figgen
 
 ROOT = Path(figgen.__file__).parent
-VOCABULARY = ("families", "trends", "wording", "numbers", "series_questions", "findings", "item")
+VOCABULARY = (
+    *("families", "trends", "wording", "numbers", "series_questions", "findings", "item"),
+    *("hedges", "readout", "spoken", "series", "measures", "contour_trends", "colors"),
+)
 
 
 def _module(path: Path) -> str:

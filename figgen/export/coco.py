@@ -72,6 +72,8 @@ def coco_dict(dataset: BuiltDataset) -> dict[str, Any]:
             }
         )
         for element in record["elements"]:
+            if element.get("empty") or element.get("visible") is False:
+                continue  # nothing in the picture to detect: an empty bin, a covered mark
             annotations.append(
                 coco_annotation(
                     element,

@@ -11,7 +11,7 @@ from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.export.provenance import CONFIG_FILE, provenance
-from figgen.export.schema import CONFIG_FEATURES, figure_row, qa_row
+from figgen.export.schema import CONFIG_FEATURES, description_row, figure_row, qa_row
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import SPLITS, SplitFractions, assign_splits
@@ -20,7 +20,7 @@ from figgen.storage import staged_folder
 
 logger = logging.getLogger(__name__)
 
-CONFIGS = ("figures", "qa")
+CONFIGS = ("figures", "qa", "descriptions")
 
 
 @dataclass
@@ -103,6 +103,15 @@ def write_hf_folder(
         writers["qa", split].add(qa_row(item, png(item.figure_id)))
         levels[item.level] += 1
         families[item.family] += 1
+
+    for row in dataset.descriptions():
+        split = split_by_figure.get(row.get("figure_id", ""))
+        if split is None:
+            raise FiggenError(
+                f"a description is about {row.get('figure_id')}, which is not in "
+                f"{dataset.root}/figures; rebuild it with `figgen qa {dataset.root}`"
+            )
+        writers["descriptions", split].add(description_row(row, png(row["figure_id"])))
 
     split_files: dict[str, dict[str, str]] = {}
     split_counts: dict[str, dict[str, int]] = {}

@@ -1,8 +1,9 @@
-"""The parquet schema of the HuggingFace export: its ``figures`` and ``qa`` configs.
+"""The parquet schema of the HuggingFace export: its ``figures``, ``qa`` and ``descriptions``.
 
 ``figures`` (one row per figure, with every element's box) is the record's own table, shared
-with sharded builds (:mod:`figgen.record_rows`); ``qa`` has one row per question, with its
-figure's image. Answers of mixed type are stored as JSON strings so one schema fits every row.
+with sharded builds (:mod:`figgen.record_rows`); ``qa`` has one row per question and
+``descriptions`` one per reference description (alt text beside it), each with its figure's
+image. Answers of mixed type are stored as JSON strings so one schema fits every row.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from figgen.vqa.item import QAItem
 
 __all__ = [
     "CONFIG_FEATURES",
+    "DESCRIPTION_FEATURES",
     "FIGURE_FEATURES",
     "QA_FEATURES",
+    "description_row",
     "figure_row",
     "item_from_qa_row",
     "qa_row",
@@ -45,7 +48,25 @@ QA_FEATURES = Features(
 )
 """Columns of the ``qa`` config; ``answer`` is the item's answer as JSON."""
 
-CONFIG_FEATURES: dict[str, Features] = {"figures": FIGURE_FEATURES, "qa": QA_FEATURES}
+DESCRIPTION_FEATURES = Features(
+    {
+        "image": Image(),
+        "figure_id": Value("string"),
+        "scope": Value("string"),
+        "panel": Value("int32"),
+        "location": Value("string"),
+        "level": Value("int8"),
+        "alt_text": Value("string"),
+        "text": Value("string"),
+    }
+)
+"""Columns of the ``descriptions`` config: one row per line of ``descriptions.jsonl``."""
+
+CONFIG_FEATURES: dict[str, Features] = {
+    "figures": FIGURE_FEATURES,
+    "qa": QA_FEATURES,
+    "descriptions": DESCRIPTION_FEATURES,
+}
 
 
 def qa_row(item: QAItem, png_bytes: bytes) -> dict[str, Any]:
@@ -66,6 +87,13 @@ def qa_row(item: QAItem, png_bytes: bytes) -> dict[str, Any]:
         "metric": item.metric,
         "choices": item.choices,
         "evidence": list(item.evidence),
+    }
+
+
+def description_row(row: dict[str, Any], png_bytes: bytes) -> dict[str, Any]:
+    """One ``descriptions`` row from a line of ``descriptions.jsonl`` and its figure's PNG."""
+    return {"image": image_cell(row["figure_id"], png_bytes)} | {
+        key: row.get(key) for key in DESCRIPTION_FEATURES if key != "image"
     }
 
 

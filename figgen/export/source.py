@@ -10,6 +10,7 @@ from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.record import load_record
+from figgen.vqa.files import DESCRIPTIONS_FILE
 from figgen.vqa.item import QAItem, read_items
 
 
@@ -17,7 +18,8 @@ from figgen.vqa.item import QAItem, read_items
 class BuiltDataset:
     """A folder written by ``figgen build`` (and ``figgen qa``).
 
-    Layout: ``manifest.json``, ``figures/<figure_id>.png`` and ``.json``, ``qa.jsonl``.
+    Layout: ``manifest.json``, ``figures/<figure_id>.png`` and ``.json``, ``qa.jsonl``,
+    ``descriptions.jsonl``.
     """
 
     root: Path
@@ -66,6 +68,28 @@ class BuiltDataset:
     @property
     def qa_path(self) -> Path:
         return self.root / "qa.jsonl"
+
+    @property
+    def descriptions_path(self) -> Path:
+        return self.root / DESCRIPTIONS_FILE
+
+    def descriptions(self) -> Iterator[dict[str, Any]]:
+        """The rows of ``descriptions.jsonl`` in file order; a missing file is a one-line error."""
+        if not self.descriptions_path.is_file():
+            raise FiggenError(
+                f"{self.descriptions_path} not found; write it with `figgen qa {self.root}`"
+            )
+        with self.descriptions_path.open(encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:
+                    raise FiggenError(
+                        f"{self.descriptions_path}:{number} is not JSON; "
+                        f"rewrite it with `figgen qa {self.root}`"
+                    ) from None
 
     def qa_items(self) -> Iterator[QAItem]:
         """The questions in ``qa.jsonl`` order; a missing file is a one-line error."""

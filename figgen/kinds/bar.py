@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 from pydantic import Field
 
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
@@ -28,6 +29,7 @@ from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.answerable import legend_boxes, mark_hidden
 from figgen.vqa.families import ERROR_BARS, Family, declare
 from figgen.vqa.numbers import round_sig
+from figgen.vqa.spoken import spoken
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -295,6 +297,7 @@ class BarKind(KindHooks):
                             value=[float(positions[i] + offsets[s]), float(value)],
                             series=s,
                             item=i,
+                            color=to_rgba(series.color),
                         )
                     )
             return marks
@@ -417,7 +420,7 @@ def _bar_ids(ctx: FigureContext, panel: int, series: int, item: int) -> list[int
 
 
 def _quoted(words: list[str]) -> str:
-    quoted = [f'"{w}"' for w in words]
+    quoted = [f'"{spoken(w)}"' for w in words]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 

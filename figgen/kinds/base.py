@@ -17,6 +17,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colorbar import Colorbar
+from matplotlib.legend import Legend
+from matplotlib.typing import LegendLocType
 
 from figgen.sample.text import Vocabulary
 from figgen.sections import Section
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from figgen.vqa.trends import PointSet
 
 Axis = Literal["x", "y"]
+RGBA = tuple[float, float, float, float]
 
 
 @dataclass
@@ -44,6 +47,11 @@ class Mark:
     axis: str | None = None
     text: str | None = None
     """The string drawn, for marks that are text (table cells, pie labels)."""
+    color: RGBA | None = None
+    """The colour the mark was drawn in (its fill, or its stroke where it has no fill): what
+    the visibility measurement looks for in the raster. None: not measured."""
+    empty: bool = False
+    """Drawn with no extent (an empty histogram bin): boxed as a zero-height line."""
 
 
 MarkProbe = Callable[[RendererBase], list[Mark]]
@@ -55,6 +63,9 @@ class Drawn:
 
     probes: list[MarkProbe] = field(default_factory=list)
     colorbar: Colorbar | None = None
+    movable_legend: tuple[Legend, LegendLocType] | None = None
+    """A legend inside the axes and its preferred location: the renderer moves it, at draw
+    time, to a location where it covers no mark when there is one."""
 
 
 class PanelData:

@@ -6,6 +6,7 @@ line levels; filled bands run between ``[min z] + levels + [max z]``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +32,13 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import contour_trends
+from figgen.vqa import contour_trends, hedges
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
+from figgen.vqa.readout import AxisReading, axis_reading, axis_unit, nice_step, resolution_for
 from figgen.vqa.series_questions import range_question
-from figgen.vqa.wording import count, has, num
+from figgen.vqa.wording import count, has
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -69,6 +71,11 @@ GRADIENT_DIRECTION = declare(
 )
 # fmt: on
 CONTOUR_STYLES = ["image", "lines", "both"]
+MAX_NAMED_PEAKS = 5
+"""More drawn maxima than this read as a patchy field, not as peaks."""
+PATCHY = 120
+"""A smoothed field with more local maxima than this is patchy: its peaks are not counted
+(pairwise, which is quadratic in the maxima)."""
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
 
@@ -207,12 +214,12 @@ class ContourKind(KindHooks):
         def probe(renderer: RendererBase) -> list[Mark]:
             marks: list[Mark] = []
             if lines is not None:
-                marks += path_extent_marks("contour_level", lines)
+                marks += path_extent_marks("contour_level", lines, filled=False)
                 for mark in marks:
                     assert mark.item is not None
                     mark.value = [levels[mark.item]]
             if filled is not None:
-                marks += path_extent_marks("contour_band", filled)
+                marks += path_extent_marks("contour_band", filled, filled=True)
             return marks
 
         return Drawn(probes=[probe], colorbar=cbar)
@@ -248,18 +255,22 @@ class ContourKind(KindHooks):
             if style.get("colormap"):
                 out.append(f"Colours follow the {style['colormap']} colormap.")
             return out
+        z = np.asarray(data.z, dtype=float)
         if level == 2:
-            z = np.asarray(data.z, dtype=float)
-            row, col = np.unravel_index(int(np.argmax(z)), z.shape)
+            read_x = axis_reading(ctx, panel, "x", data.x)
+            read_y = axis_reading(ctx, panel, "y", data.y)
+            read_z = _value_reading(panel, z)
+            # where the field peaks as seen: grid noise must not move the peak to an edge
+            row, col = np.unravel_index(int(np.argmax(contour_trends.box_smooth(z))), z.shape)
             text = (
-                f"The field covers x from {num(min(data.x))} to {num(max(data.x))} and y "
-                f"from {num(min(data.y))} to {num(max(data.y))}; its values run from "
-                f"{num(z.min())} to {num(z.max())}, highest near x = {num(data.x[col])}, "
-                f"y = {num(data.y[row])}."
+                f"The field covers x {read_x.span(min(data.x), max(data.x))} and y "
+                f"{read_y.span(min(data.y), max(data.y))}; its values run "
+                f"{read_z.span(float(z.min()), float(z.max()))}, highest near "
+                f"x = {read_x.say(data.x[col])}, y = {read_y.say(data.y[row])}."
             )
             mean = contour_mean_y(panel)
-            return [text + (f" Its mean y is {num(mean)}." if mean is not None else "")]
-        return [found.sentence for found in _findings(panel)]
+            return [text] + ([f"Its mean y is {read_y.say(mean)}."] if mean is not None else [])
+        return _field_sentences(panel, z)
 
     def shown_colormap(self, panel: dict[str, Any]) -> str | None:
         # only a filled contour shows its map: lines alone show too few colours to tell maps apart
@@ -306,6 +317,45 @@ def _findings(panel: dict[str, Any]) -> list[Finding]:
         sentence = f"The values increase from {towards}."
         out.append(Finding(GRADIENT_DIRECTION, towards, sentence, DIRECTION_CHOICES))
     return out
+
+
+def _value_reading(panel: dict[str, Any], z: np.ndarray) -> AxisReading:
+    """How the field's values are read: off the colour bar, whose ticks step like the levels."""
+    label = panel.get("style", {}).get("colorbar_label")
+    return AxisReading(resolution_for(nice_step(float(np.ptp(z)))), axis_unit(label))
+
+
+def _where(z: np.ndarray, pick: Callable[[np.ndarray], Any]) -> str:
+    """ "the upper left", "the centre", ...: where in the panel ``pick`` (argmax) falls."""
+    row, col = np.unravel_index(int(pick(contour_trends.box_smooth(z))), z.shape)
+    rows, cols = z.shape
+    vertical = ("lower", "middle", "upper")[min(int(3 * row / rows), 2)]
+    horizontal = ("left", "middle", "right")[min(int(3 * col / cols), 2)]
+    if vertical == horizontal == "middle":
+        return "the centre"
+    if vertical == "middle":
+        return f"the {horizontal} edge"
+    if horizontal == "middle":
+        return f"the {'top' if vertical == 'upper' else 'bottom'}"
+    return f"the {vertical} {horizontal}"
+
+
+def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
+    """Level 3: the strict findings where they hold, else the drawn field with a hedge."""
+    out = [found.sentence for found in _findings(panel)]
+    if out:
+        return out
+    extremes = f"it is highest near {_where(z, np.argmax)} and lowest near {_where(z, np.argmin)}"
+    plane = hedges.field_direction(panel)
+    how = hedges.direction_words(plane[1]) if plane else None
+    if plane and how:
+        return [f"The values increase {how} from {plane[0]}; {extremes}."]
+    peaks = contour_trends.drawn_peaks(panel, max_candidates=PATCHY)
+    if peaks == 1:
+        return [f"The field rises to a single peak; {extremes}."]
+    if peaks is not None and 1 < peaks <= MAX_NAMED_PEAKS:
+        return [f"The field shows possibly {count(peaks, 'separate peak')}; {extremes}."]
+    return [f"The field is patchy, with {hedges.NO_TREND}; {extremes}."]
 
 
 def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> None:

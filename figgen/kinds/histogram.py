@@ -7,12 +7,14 @@ are drawn from the stored edges and counts, so what is drawn is exactly what is 
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import Drawn, KindHooks, Mark, PanelData, Sampled, random_color, register
 from figgen.kinds.marks import centres, errorbar_marks
@@ -21,12 +23,13 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
-from figgen.vqa import answerable, trends
+from figgen.vqa import answerable, hedges, trends
 from figgen.vqa.families import ERROR_BARS, RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
+from figgen.vqa.readout import axis_reading
 from figgen.vqa.series_questions import range_question
-from figgen.vqa.wording import count, has, num
+from figgen.vqa.wording import count, has, join
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -62,6 +65,10 @@ N_MODES = declare(
 # fmt: on
 
 SYMMETRY_CHOICES = ["symmetric", "left-skewed", "right-skewed"]
+FEW_SAMPLES = 50
+"""Below this many values a description only says which way the bars lean."""
+MAX_NAMED_PEAKS = 4
+"""More drawn peaks than this are counted, not placed, in a description."""
 MIN_VISIBLE_BAR = 0.01
 """A histogram's bars are countable when every bin holds at least this share of the tallest."""
 
@@ -148,13 +155,13 @@ class HistogramKind(KindHooks):
         else:
             ax.bar(left, counts, width=width, align="edge", color=st["color"], **edge_kw)
         mids = (edges[:-1] + edges[1:]) / 2
+        err_kw: dict[str, Any] = {
+            "fmt": "none",
+            "ecolor": "0.2" if not style.dark else "0.85",
+            "elinewidth": 0.8,
+            "capsize": 2,
+        }
         if d.errors is not None:
-            err_kw: dict[str, Any] = {
-                "fmt": "none",
-                "ecolor": "0.2" if not style.dark else "0.85",
-                "elinewidth": 0.8,
-                "capsize": 2,
-            }
             if horizontal:
                 ax.errorbar(counts, mids, xerr=d.errors, **err_kw)
             else:
@@ -176,24 +183,35 @@ class HistogramKind(KindHooks):
                     centres(ax, left, np.full_like(left, base)),
                     centres(ax, left + width, counts),
                 )
+            colour = to_rgba(st["color"])
             marks = []
             for i in range(len(counts)):
                 x0, x1 = sorted((lo[i, 0], hi[i, 0]))
                 y0, y1 = sorted((lo[i, 1], hi[i, 1]))
+                empty = counts[i] == 0
+                grow = 0.0 if empty else pad  # an empty bin is its baseline, with no extent
+                box = (x0 - pad, y0 - grow, x1 + pad, y1 + grow)
+                if horizontal:
+                    box = (x0 - grow, y0 - pad, x1 + grow, y1 + pad)
                 marks.append(
                     Mark(
                         "bar",
-                        (x0 - pad, y0 - pad, x1 + pad, y1 + pad),
+                        box,
                         value=[float(mids[i]), float(counts[i])],
                         item=i,
+                        color=colour,
+                        empty=bool(empty),
                     )
                 )
             if d.errors is not None:
                 axis = "x" if horizontal else "y"
                 px, py = (counts, mids) if horizontal else (mids, counts)
-                marks += errorbar_marks(
+                errs = errorbar_marks(
                     ax, px, py, np.asarray(d.errors), axis=axis, half_px=max(2 * dpi / 72, 1.0)
                 )
+                for err in errs:
+                    err.color = to_rgba(err_kw["ecolor"])
+                marks += errs
             return marks
 
         return Drawn(probes=[probe])
@@ -220,19 +238,24 @@ class HistogramKind(KindHooks):
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         data = HistogramData.from_dict(panel["data"])
         counts, edges = data.counts, data.bin_edges
+        horizontal = data.orientation == "horizontal"
         if level == 1:
-            direction = "horizontal" if data.orientation == "horizontal" else "vertical"
+            direction = "horizontal" if horizontal else "vertical"
             return [f"It shows {count(len(counts), direction + ' bin')}."]
+        value_axis, count_axis = ("y", "x") if horizontal else ("x", "y")
+        read_value = axis_reading(ctx, panel, value_axis, edges)
         if level == 2:
+            read_count = axis_reading(ctx, panel, count_axis, [0, *counts]).whole()
             top = int(np.argmax(counts))
             centre = (edges[top] + edges[top + 1]) / 2
             return [
-                f"The bars cover values from {num(edges[0])} to {num(edges[-1])}; the "
-                f"tallest bar holds {num(counts[top])} at about {num(centre)}. The underlying "
-                f"data ({count(len(data.samples), 'value')}) have mean "
-                f"{num(statistics.fmean(data.samples))}."
+                f"The bars cover values {read_value.span(edges[0], edges[-1])}; the "
+                f"tallest bar holds about {read_count.number(counts[top])} at about "
+                f"{read_value.say(centre)}.",
+                f"The underlying data ({count(len(data.samples), 'value')}) have mean "
+                f"{read_value.say(statistics.fmean(data.samples))}.",
             ]
-        return [found.sentence for found in _findings(panel)]
+        return _shape_sentences(panel, read_value.say)
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         # count errors lie along the bars: vertical bars get y error bars
@@ -255,6 +278,49 @@ def _findings(panel: dict[str, Any]) -> list[Finding]:
     if (modes := trends.n_modes(panel)) is not None:
         out.append(Finding(N_MODES, modes, f"It has {count(modes, 'peak')}."))
     return out
+
+
+def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list[str]:
+    """Level 3: the strict findings where they hold, else the drawn shape with a hedge."""
+    strict = {found.family.name: found.sentence for found in _findings(panel)}
+    skew = hedges.histogram_skew(panel)
+    if skew is None:
+        top = int(np.argmax(panel["data"]["counts"]))
+        edges = panel["data"]["bin_edges"]
+        centre = say((edges[top] + edges[top + 1]) / 2)
+        return [f"It has too few filled bars to show a shape; most values lie near {centre}."]
+    n = len(panel["data"]["samples"])
+    if n < FEW_SAMPLES:  # a handful of values: the bars hint at a shape, no more
+        lean = skew.words.split(",")[0].replace("roughly symmetric", "about even on both sides")
+        return [f"With only {count(n, 'value')}, the bars look {lean}."]
+    peaks = hedges.histogram_peaks(panel)
+    tallest = say(_tallest(panel, peaks)) if peaks else None
+    if N_MODES.name in strict:  # the strict count holds: said without a hedge
+        out = [f"The distribution has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
+    elif 1 < len(peaks) <= MAX_NAMED_PEAKS:
+        out = [f"The distribution possibly has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
+    elif len(peaks) > MAX_NAMED_PEAKS:
+        out = [f"Its bars rise and fall in {count(len(peaks), 'small peak')}."]
+    else:
+        out = [f"It has one main peak, near {tallest}."] if peaks else []
+    if len(peaks) > 1:
+        out.append(f"The tallest is near {tallest}.")
+    if len(peaks) <= 1 or len(peaks) > MAX_NAMED_PEAKS or SYMMETRY.name in strict:
+        # a skew is a single hump's lean; with several humps it would mislead
+        out.insert(0, strict.get(SYMMETRY.name) or f"The distribution is {skew.words}.")
+    return out
+
+
+def _tallest(panel: dict[str, Any], peaks: list[float]) -> float:
+    """The peak (bin centre) under the tallest bar among ``peaks``."""
+    edges = np.asarray(panel["data"]["bin_edges"], dtype=float)
+    counts = np.asarray(panel["data"]["counts"], dtype=float)
+    bins = [min(int(np.searchsorted(edges, p)) - 1, len(counts) - 1) for p in peaks]
+    return peaks[int(np.argmax(counts[bins]))]
+
+
+def _near(peaks: list[float], say: Callable[[float], str]) -> str:
+    return f", near {join([say(p) for p in peaks])}" if peaks else ""
 
 
 def _values(ctx: FigureContext, panel: dict[str, Any], bars: list[int]) -> None:

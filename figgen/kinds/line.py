@@ -7,12 +7,14 @@ parameters of that series (see ``figgen.sample.distributions.relation``).
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import (
     LEGEND_LOCATIONS,
@@ -24,7 +26,7 @@ from figgen.kinds.base import (
     random_color,
     register,
 )
-from figgen.kinds.marks import centres, errorbar_marks, point_marks
+from figgen.kinds.marks import centres, errorbar_marks, marker_ink, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -33,16 +35,15 @@ from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import answerable
 from figgen.vqa.colors import COLOR_NAMES
 from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
+from figgen.vqa.hedges import NO_TREND, stacking_order, trend_clause
+from figgen.vqa.measures import display
 from figgen.vqa.numbers import number_text, round_sig
-from figgen.vqa.series import series_colors, series_names
-from figgen.vqa.series_questions import (
-    range_question,
-    shape_questions,
-    shape_sentence,
-    stats_questions,
-)
+from figgen.vqa.readout import axis_reading
+from figgen.vqa.series import described_names, series_colors, series_names
+from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
+from figgen.vqa.spoken import quoted
 from figgen.vqa.trends import PointSet
-from figgen.vqa.wording import cap, count, has, join, num
+from figgen.vqa.wording import cap, count, has, join
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -167,7 +168,7 @@ class LineKind(KindHooks):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st, lines = panel.style, LineData.from_dict(panel.data).series
         dpi = ax.figure.dpi
-        for s in lines:
+        drawn = [
             ax.errorbar(
                 s.x,
                 s.y,
@@ -182,8 +183,11 @@ class LineKind(KindHooks):
                 elinewidth=max(0.6, st["linewidth"] * 0.6),
                 label=s.label,
             )
-        if st["legend"]:
-            ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend)
+            for s in lines
+        ]
+        legend = (
+            ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend) if st["legend"] else None
+        )
         ax.grid(st["grid"])
 
         def probe(renderer: RendererBase) -> list[Mark]:
@@ -191,24 +195,39 @@ class LineKind(KindHooks):
             mark_half = st["markersize"] * dpi / 72 / 2
             cap_half = max(st["capsize"] * dpi / 72, lw_half)
             marks: list[Mark] = []
-            for i, s in enumerate(lines):
+            for i, (s, container) in enumerate(zip(lines, drawn, strict=True)):
                 x, y = np.asarray(s.x), np.asarray(s.y)
                 xy = centres(ax, x, y)
                 lo, hi = xy.min(axis=0), xy.max(axis=0)
+                data_line = container.lines[0]
+                assert data_line is not None
+                colour = to_rgba(data_line.get_color())
                 marks.append(
                     Mark(
                         "line",
                         (lo[0] - lw_half, lo[1] - lw_half, hi[0] + lw_half, hi[1] + lw_half),
                         series=i,
+                        color=colour,
                     )
                 )
                 if st["marker"]:  # without a symbol a point may fall in a dash gap: no mark
-                    marks += point_marks("marker", xy, mark_half, np.column_stack([x, y]), series=i)
-                marks += errorbar_marks(ax, x, y, s.yerr, axis="y", half_px=cap_half, series=i)
-                marks += errorbar_marks(ax, x, y, s.xerr, axis="x", half_px=cap_half, series=i)
+                    marks += point_marks(
+                        "marker",
+                        xy,
+                        mark_half,
+                        np.column_stack([x, y]),
+                        series=i,
+                        color=to_rgba(marker_ink(data_line)),
+                    )
+                bars = errorbar_marks(ax, x, y, s.yerr, axis="y", half_px=cap_half, series=i)
+                bars += errorbar_marks(ax, x, y, s.xerr, axis="x", half_px=cap_half, series=i)
+                for bar in bars:
+                    bar.color = colour
+                marks += bars
             return marks
 
-        return Drawn(probes=[probe])
+        movable = (legend, st["legend_loc"]) if legend is not None else None
+        return Drawn(probes=[probe], movable_legend=movable)
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
         if level == 1:
@@ -225,32 +244,41 @@ class LineKind(KindHooks):
 
     def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
         series = panel["data"]["series"]
-        names = series_names(panel)
         if level == 1:
-            colors = series_colors(panel)
-            shown = [c for c in colors if c]
+            # the colour words of the names ("red", "dashed red"), where lines go by colour
+            looks = [n.removeprefix("the ").removesuffix(" line") for n in described_names(panel)]
+            by_colour = len(series) > 1 and all(look.split()[-1] in COLOR_NAMES for look in looks)
             out = [
                 f"It shows {count(len(series), 'line')}"
-                + (f" ({join(shown)})" if len(shown) == len(colors) else "")
+                + (f" ({join(looks)})" if by_colour else "")
                 + (" with markers." if panel.get("style", {}).get("marker") else ".")
             ]
             labels = [s.get("label") for s in series]
             if panel.get("style", {}).get("legend") and all(labels):
-                out.append("A legend names them " + join([f'"{label}"' for label in labels]) + ".")
+                out.append("A legend names them " + join([quoted(str(x)) for x in labels]) + ".")
             return out
-        out = []
-        for s, points, name in zip(series, self.point_sets(panel), names, strict=True):
-            who = cap(name) if name else "One line"
-            if level == 2:
-                ys = s["y"]
-                out.append(
-                    f"{who} runs from x = {num(min(s['x']))} to {num(max(s['x']))}"
-                    f" with y between {num(min(ys))} and {num(max(ys))} "
-                    f"(mean {num(statistics.fmean(ys))})."
+        names = [cap(name) for name in described_names(panel)]
+        all_x = [float(v) for s in series for v in s["x"]]
+        read_x = axis_reading(ctx, panel, "x", all_x)
+        if level == 2:
+            read_y = axis_reading(ctx, panel, "y", [float(v) for s in series for v in s["y"]])
+            spans = {(min(s["x"]), max(s["x"])) for s in series}
+            out = []
+            if len(spans) == 1 and len(series) > 1:
+                out.append(f"All lines run over x {read_x.span(min(all_x), max(all_x))}.")
+            for s, who in zip(series, names, strict=True):
+                ys = [float(v) for v in s["y"]]
+                over = (
+                    ""
+                    if len(spans) == 1 and len(series) > 1
+                    else f" x {read_x.span(min(s['x']), max(s['x']))} and"
                 )
-            elif (sentence := shape_sentence(panel, points, who, plural=False)) is not None:
-                out.append(sentence)
-        return out
+                out.append(
+                    f"{who} spans{over} y {read_y.span(min(ys), max(ys))} "
+                    f"(mean {read_y.say(statistics.fmean(ys))})."
+                )
+            return out
+        return _trend_sentences(panel, self.point_sets(panel), names, read_x.say)
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         series = panel["data"]["series"]
@@ -262,6 +290,42 @@ class LineKind(KindHooks):
             PointSet(list(s["x"]), list(s["y"]), params[i] if i < len(params) else {})
             for i, s in enumerate(panel["data"]["series"])
         ]
+
+
+def _trend_sentences(
+    panel: dict[str, Any],
+    point_sets: list[PointSet],
+    names: list[str],
+    say_x: Callable[[float], str],
+) -> list[str]:
+    """Level 3: each line's trend; the lines without one in one sentence; their order."""
+    out, flat = [], []
+    heights = display([y for p in point_sets for y in p.y], panel.get("yscale", "linear"))
+    span = float(np.ptp(heights[np.isfinite(heights)])) if np.isfinite(heights).any() else None
+    for points, who in zip(point_sets, names, strict=True):
+        clause = trend_clause(panel, points, plural=False, say_x=say_x, panel_span=span)
+        if NO_TREND in clause:
+            flat.append(who)
+        else:
+            out.append(f"{who} {clause}.")
+    lower = [name[:1].lower() + name[1:] for name in names]
+    if len(flat) == 1:
+        out.append(f"{flat[0]} does not rise or fall overall ({NO_TREND}).")
+    elif len(flat) == len(names):
+        who = "Neither line" if len(flat) == 2 else f"None of the {count(len(flat), 'line')}"
+        out.append(f"{who} rises or falls overall ({NO_TREND}).")
+    elif flat:
+        who = join([flat[0]] + [lower[names.index(name)] for name in flat[1:]])
+        out.append(f"{who} do not rise or fall overall ({NO_TREND}).")
+    order = stacking_order(panel["data"]["series"], panel.get("yscale", "linear"))
+    if order is not None:
+        by_position = all(name.endswith(" edge") for name in names)
+        out.append(
+            "The lines never cross."
+            if by_position
+            else f"The lines never cross: from top to bottom, {join([lower[i] for i in order])}."
+        )
+    return out
 
 
 def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.sample.rng import integer
@@ -88,7 +89,13 @@ class PieKind(KindHooks):
             for i, (wedge, text) in enumerate(zip(wedges, label_texts, strict=True)):
                 ext = wedge.get_window_extent(renderer)
                 marks.append(
-                    Mark("wedge", (ext.x0, ext.y0, ext.x1, ext.y1), [float(values[i])], item=i)
+                    Mark(
+                        "wedge",
+                        (ext.x0, ext.y0, ext.x1, ext.y1),
+                        [float(values[i])],
+                        item=i,
+                        color=to_rgba(wedge.get_facecolor()),
+                    )
                 )
                 tb = text.get_window_extent(renderer)
                 marks.append(

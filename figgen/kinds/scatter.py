@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba, to_rgba_array
 from pydantic import Field
 
 from figgen.kinds.base import (
@@ -25,7 +26,13 @@ from figgen.kinds.base import (
     register,
 )
 from figgen.kinds.colorbar import add_colorbar
-from figgen.kinds.marks import errorbar_marks, point_marks
+from figgen.kinds.marks import (
+    MIN_EDGE_PX,
+    background,
+    errorbar_marks,
+    point_ink,
+    point_marks,
+)
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -33,14 +40,11 @@ from figgen.sections import IntRange, Probability, Range, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import answerable, trends
 from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.series_questions import (
-    range_question,
-    shape_questions,
-    shape_sentence,
-    stats_questions,
-)
+from figgen.vqa.hedges import NO_TREND, scatter_groups, spreads_evenly, trend_clause
+from figgen.vqa.readout import axis_reading
+from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
 from figgen.vqa.trends import PointSet
-from figgen.vqa.wording import count, has, num
+from figgen.vqa.wording import count, has
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
@@ -48,6 +52,7 @@ if TYPE_CHECKING:
     from figgen.vqa.item import Level
 
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
+ERRORBAR_COLOR = "0.5"
 
 
 # fmt: off
@@ -176,7 +181,7 @@ class ScatterKind(KindHooks):
                 xerr=d.xerr,
                 yerr=d.yerr,
                 fmt="none",
-                ecolor="0.5",
+                ecolor=ERRORBAR_COLOR,
                 elinewidth=0.7,
                 zorder=1,
             )
@@ -206,11 +211,21 @@ class ScatterKind(KindHooks):
         def probe(renderer: RendererBase) -> list[Mark]:
             half = (np.sqrt(st["size"]) / 2 + st["edgewidth"] / 2) * dpi / 72
             offsets = points.get_offset_transform().transform(points.get_offsets())
-            marks = point_marks("point", np.asarray(offsets), half, np.column_stack([x, y]))
+            faces, edges = (
+                to_rgba_array(points.get_facecolor()),
+                to_rgba_array(points.get_edgecolor()),
+            )
+            shows = st["edgewidth"] * dpi / 72 >= MIN_EDGE_PX
+            ink = point_ink(faces, edges, background(ax), edge_shows=shows)
+            marks = point_marks(
+                "point", np.asarray(offsets), half, np.column_stack([x, y]), color=ink
+            )
             cap = max(1.0, 0.7 * dpi / 72)
-            marks += errorbar_marks(ax, x, y, d.yerr, axis="y", half_px=cap)
-            marks += errorbar_marks(ax, x, y, d.xerr, axis="x", half_px=cap)
-            return marks
+            bars = errorbar_marks(ax, x, y, d.yerr, axis="y", half_px=cap)
+            bars += errorbar_marks(ax, x, y, d.xerr, axis="x", half_px=cap)
+            for bar in bars:
+                bar.color = to_rgba(ERRORBAR_COLOR)
+            return [*marks, *bars]
 
         return Drawn(probes=[probe], colorbar=cbar)
 
@@ -243,21 +258,34 @@ class ScatterKind(KindHooks):
             if cmap and data.c is not None:
                 out.append(f"Colours follow the {cmap} colormap.")
             return out
+        read_x = axis_reading(ctx, panel, "x", data.x)
         if level == 2:
-            xs, ys = data.x, data.y
+            read_y = axis_reading(ctx, panel, "y", data.y)
             return [
-                f"The points span x from {num(min(xs))} to {num(max(xs))} and "
-                f"y from {num(min(ys))} to {num(max(ys))}, with mean y "
-                f"{num(statistics.fmean(ys))} and median y {num(statistics.median(ys))}."
+                f"The points span x {read_x.span(min(data.x), max(data.x))} and "
+                f"y {read_y.span(min(data.y), max(data.y))}, with mean y "
+                f"{read_y.say(statistics.fmean(data.y))} and median y "
+                f"{read_y.say(statistics.median(data.y))}."
             ]
+        trend = trend_clause(panel, self.point_sets(panel)[0], plural=True, say_x=read_x.say)
+        groups = scatter_groups(panel, ctx.panel_aspect(panel))
+        if groups is None:
+            out = []
+            if NO_TREND in trend:  # no trend, but a cloud has a shape
+                centres = trends.cluster_centres(panel.get("params", {})) or []
+                if panel["distribution"] == "gmm" and len(centres) == 1:
+                    out.append("The points form a single cloud.")
+                elif spreads_evenly(panel):
+                    out.append("The points spread evenly over the panel.")
+            return [*out, f"The points {trend}."]
+        n, certain = groups
         out = [
-            sentence
-            for point_set in self.point_sets(panel)
-            if (sentence := shape_sentence(panel, point_set, "The points", plural=True))
+            f"The points form {count(n, 'separate cluster')}."
+            if certain
+            else f"The points fall into possibly {count(n, 'group')} that partly overlap."
         ]
-        clusters = trends.n_clusters(panel, ctx.panel_aspect(panel))
-        if clusters is not None:
-            out.append(f"The points form {count(clusters, 'separate cluster')}.")
+        if NO_TREND not in trend:  # the groups are the structure; say a trend only if one shows
+            out.append(f"Taken together, they {trend}.")
         return out
 
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:

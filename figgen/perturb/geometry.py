@@ -18,6 +18,11 @@ from PIL import Image
 Matrix = np.ndarray
 
 
+SNAP = 1e-6
+"""Coordinates within this of a whole pixel count as on it, alike for canvas sizes and boxes
+(a rotation of 1e-7 degrees must not grow the canvas by a pixel the boxes never reach)."""
+
+
 def translation(dx: float, dy: float) -> Matrix:
     return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
 
@@ -49,7 +54,7 @@ def fitted(matrix: Matrix, width: int, height: int) -> tuple[Matrix, tuple[int, 
     moved = _corners((0.0, 0.0, float(width), float(height))) @ matrix.T
     low = moved[:, :2].min(axis=0)
     high = moved[:, :2].max(axis=0)
-    size = (math.ceil(high[0] - low[0] - 1e-9), math.ceil(high[1] - low[1] - 1e-9))
+    size = (math.ceil(high[0] - low[0] - SNAP), math.ceil(high[1] - low[1] - SNAP))
     return translation(-low[0], -low[1]) @ matrix, size
 
 
@@ -66,10 +71,10 @@ class Warp:
         """The whole-pixel box around the moved corners, clipped to the new canvas."""
         moved = _corners(box) @ self.matrix.T
         width, height = self.size
-        x0 = min(max(math.floor(moved[:, 0].min() + 1e-6), 0), width)
-        y0 = min(max(math.floor(moved[:, 1].min() + 1e-6), 0), height)
-        x1 = min(max(math.ceil(moved[:, 0].max() - 1e-6), 0), width)
-        y1 = min(max(math.ceil(moved[:, 1].max() - 1e-6), 0), height)
+        x0 = min(max(math.floor(moved[:, 0].min() + SNAP), 0), width)
+        y0 = min(max(math.floor(moved[:, 1].min() + SNAP), 0), height)
+        x1 = min(max(math.ceil(moved[:, 0].max() - SNAP), 0), width)
+        y1 = min(max(math.ceil(moved[:, 1].max() - SNAP), 0), height)
         return [float(x0), float(y0), float(x1), float(y1)]
 
     def image(self, image: Image.Image, fill: tuple[int, ...]) -> Image.Image:

@@ -6,6 +6,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from figgen.config import FigureConfig
 from figgen.errors import FiggenError
 from figgen.record import Element
@@ -15,6 +17,7 @@ from figgen.render.elements import measure
 from figgen.render.png import PngSettings
 from figgen.render.repair import find_problems, plan_repair
 from figgen.render.tick_memo import memoize_ticks
+from figgen.render.visibility import measure_visibility, panel_view
 from figgen.spec import FigureSpec
 
 log = logging.getLogger(__name__)
@@ -40,8 +43,9 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
     Each pass is one ordinary draw (layout engine and raster), then every box is measured
     on what was drawn; a clean pass is encoded as it stands, so the PNG and the boxes come
     from one draw and a figure that needs no repair costs one draw, like a bare ``savefig``.
+    ``spec`` itself is never edited: a repair edits a copy, made when the first one is needed.
     """
-    spec = spec.copy()
+    original = spec
     actions: list[dict[str, Any]] = []
     for attempt in range(cfg.repair_attempts + 1):
         with style_context(spec.style):
@@ -53,14 +57,24 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
             if not problems:
                 png = encode_png(fig, PngSettings.of(cfg.image))
                 width, height = fig.canvas.get_width_height()
+                elements = _clip(measured.elements)
+                measure_visibility(
+                    elements,
+                    measured.colors,
+                    np.asarray(fig.canvas.buffer_rgba()),  # type: ignore[attr-defined]
+                    {h.index: panel_view(h.ax, h.snapshot, height) for h in handles},
+                    {e.panel: e.background for e in elements if e.kind == "panel"},
+                )
                 return Rendered(
                     spec,
                     png,
                     width,
                     height,
-                    _clip(measured.elements),
+                    elements,
                     {"attempts": attempt + 1, "actions": actions},
                 )
+            if spec is original:
+                spec = spec.copy()
             step = plan_repair(spec, problems, measured, cfg)
         log.debug("%s pass %d: %d problems, actions %s", spec.id, attempt, len(problems), step)
         if not step:

@@ -12,11 +12,15 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogLocator, NullFormatter
+from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
 from figgen.kinds import KINDS, Drawn
 from figgen.kinds.ticks import FittingLocator
+from figgen.render.frame import lower_background_frame
+from figgen.render.legend_place import LegendPlacer
+from figgen.render.log_labels import FittingLogFormatter
 from figgen.render.png import PngSettings, encode_rgba
+from figgen.render.visibility import PanelSnapshot, attach_snapshot
 from figgen.spec import FigureSpec, FigureStyle
 
 
@@ -25,6 +29,8 @@ class PanelHandles:
     index: int
     ax: Axes
     drawn: Drawn
+    legend_placer: LegendPlacer | None = None
+    snapshot: PanelSnapshot | None = None
 
 
 @contextmanager
@@ -78,14 +84,30 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
                 continue  # one tick per category, set by the kind
             if panel.style.get(f"{key[0]}_minor_labels") is False:
                 axis.set_minor_formatter(NullFormatter())
+            elif type(axis.get_minor_formatter()) is LogFormatterSciNotation:
+                base = getattr(axis.get_transform(), "base", 10.0)
+                axis.set_minor_formatter(FittingLogFormatter(base))
             nbins = panel.style.get(key)
             if axis.get_scale() == "log":
                 if nbins:
                     axis.set_major_locator(LogLocator(numticks=nbins + 1))
             else:
                 axis.set_major_locator(FittingLocator(sizes.tick, spec.dpi, nbins=nbins))
-        handles.append(PanelHandles(panel.index, ax, drawn))
+        handles.append(_watch(PanelHandles(panel.index, ax, drawn)))
     return fig, handles
+
+
+def _watch(handles: PanelHandles) -> PanelHandles:
+    """Hook what the one draw must do besides drawing: move a movable legend off the data and
+    copy the panel's pixels before anything is drawn over its marks."""
+    ax, drawn = handles.ax, handles.drawn
+    lower_background_frame(ax)
+    if drawn.movable_legend is not None:
+        legend, preferred = drawn.movable_legend
+        handles.legend_placer = LegendPlacer(ax, legend, drawn.probes, preferred)
+        ax.add_artist(handles.legend_placer)
+    handles.snapshot = attach_snapshot(ax)
+    return handles
 
 
 def encode_png(fig: Figure, settings: PngSettings) -> bytes:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from matplotlib.axis import Axis
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from figgen.kinds.base import RGBA
+from figgen.kinds.marks import background
 from figgen.record import Element
 from figgen.render.boxes import PixelBox, intersect, to_pixels
 from figgen.render.canvas import PanelHandles
+from figgen.render.frame import frame_facts
 
 
 class _Collector:
@@ -20,6 +24,7 @@ class _Collector:
         self.height = height
         self.elements: list[Element] = []
         self.colorbar_ids: set[int] = set()
+        self.colors: dict[int, RGBA] = {}
 
     def add(self, kind: str, panel: int | None, box: PixelBox, **fields: object) -> None:
         self.elements.append(Element(len(self.elements), kind, panel, box, **fields))  # type: ignore[arg-type]
@@ -47,10 +52,12 @@ class _Collector:
 
 @dataclass
 class Measured:
-    """Element boxes (marks clipped to their panel, text unclipped); ids of colorbar parts."""
+    """Element boxes (marks clipped to their panel, text unclipped); ids of colorbar parts;
+    the colour each measured mark was drawn in."""
 
     elements: list[Element]
     colorbar_ids: set[int]
+    colors: dict[int, RGBA] = field(default_factory=dict)
 
 
 def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
@@ -62,7 +69,7 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
     for h in handles:
         ax, i = h.ax, h.index
         panel_box = to_pixels(ax.bbox, height)
-        out.add("panel", i, panel_box)
+        out.add("panel", i, panel_box, background=to_hex(background(ax)), frame=frame_facts(ax))
         out.text("title", i, ax.title, renderer)
         if ax.axison:  # pies and tables draw no axes (nor axis labels)
             out.text("xlabel", i, ax.xaxis.label, renderer)
@@ -73,7 +80,9 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
             out.text("offset_text", i, ax.yaxis.get_offset_text(), renderer, axis="y")
         legend = ax.get_legend()
         if legend is not None:
-            out.add("legend", i, to_pixels(legend.get_window_extent(renderer), height))
+            placer = h.legend_placer
+            loc = placer.chosen if placer is not None else None
+            out.add("legend", i, to_pixels(legend.get_window_extent(renderer), height), loc=loc)
             for text, handle in zip(legend.texts, legend.legend_handles, strict=True):
                 tb = text.get_window_extent(renderer)
                 hb = handle.get_window_extent(renderer) if handle is not None else tb
@@ -92,9 +101,12 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
             for mark in probe(renderer):
                 if not all(math.isfinite(v) for v in mark.box):
                     continue
-                clipped = intersect(to_pixels(mark.box, height), panel_box)
+                box = _empty_box(mark.box, height) if mark.empty else to_pixels(mark.box, height)
+                clipped = intersect(box, panel_box)
                 if clipped is None:
                     continue
+                if mark.color is not None:
+                    out.colors[len(out.elements)] = mark.color
                 out.add(
                     mark.kind,
                     i,
@@ -104,5 +116,18 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
                     item=mark.item,
                     axis=mark.axis,
                     text=mark.text,
+                    empty=True if mark.empty else None,
                 )
-    return Measured(out.elements, out.colorbar_ids)
+    return Measured(out.elements, out.colorbar_ids, out.colors)
+
+
+def _empty_box(box: tuple[float, float, float, float], height: int) -> PixelBox:
+    """A mark with no extent along an axis keeps a zero extent there (rounded to the nearest
+    pixel edge) instead of the outward rounding that would give it a pixel of area."""
+    x0, y0, x1, y1 = box
+    out = list(to_pixels(box, height))
+    if x0 == x1:
+        out[0] = out[2] = float(round(x0))
+    if y0 == y1:
+        out[1] = out[3] = float(round(height - y0))
+    return (out[0], out[1], out[2], out[3])

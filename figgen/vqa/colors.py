@@ -8,6 +8,7 @@ within ``MAX_DISTANCE`` and every anchor of another name is at least ``MARGIN`` 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 COLOR_NAMES = (
     "black",
@@ -97,6 +98,7 @@ def _distances(color: str) -> dict[str, float]:
     }
 
 
+@lru_cache(maxsize=4096)
 def color_name(color: str) -> str | None:
     """The plain name of a hex colour, or None where two names are about as close."""
     distances = sorted(_distances(color).items(), key=lambda item: item[1])

@@ -10,9 +10,9 @@ Peaks (contour of Gaussian bumps, ``gmm``): a colour bar must be drawn and both 
     The separate maxima of the generating field (same dip / floor rule as modes, along the
     straight path to every taller maximum, stable under the same variations) must equal the
     peaks the drawing shows: the innermost regions of the drawn (noisy) field at the drawn
-    levels, that is the connected regions above some level that hold no region above the next
-    level (:func:`drawn_peaks`). Every such region is an innermost contour loop or filled band a
-    reader sees as a peak, noise bumps included; where they differ from the truth, no question.
+    levels (:func:`innermost_regions`). Descriptions read the field after a 3x3 mean
+    (:func:`drawn_peaks`), where a lower maximum also needs a drawn contour level between its
+    saddle and its top (else it reads as a shoulder).
 """
 
 from __future__ import annotations
@@ -74,12 +74,15 @@ def _field_peaks(
     *,
     dip: float = 0.75,
     floor: float = 0.1,
+    levels: Sequence[float] | None = None,
 ) -> int:
     """Separate local maxima of a 2-D field, judged like :func:`count_peaks`.
 
     Heights are taken above the field's minimum. A maximum counts when it reaches ``floor`` of
     the tallest and, on the straight path to every taller maximum, the field dips below ``dip``
-    times its height.
+    times its height. With ``levels`` (the drawn contour levels, in field units) a lower maximum
+    also needs a level between its highest such dip and its top: otherwise no contour closes
+    around it alone and the eye sees a shoulder, not a peak.
     """
     base = float(field.min())
     h = field - base
@@ -100,20 +103,34 @@ def _field_peaks(
     # below then merges them, since the path between them never dips
     peaks = np.argwhere((h >= neighbours.max(0)) & (h >= floor * top))
     t = np.linspace(0, 1, 64)
+    heights = h[peaks[:, 0], peaks[:, 1]]
     count = 0
-    for r, c in peaks:
-        height = h[r, c]
+    for (r, c), height in zip(peaks, heights, strict=True):
+        earlier = (peaks[:, 0] < r) | ((peaks[:, 0] == r) & (peaks[:, 1] < c))
+        taller = peaks[(heights > height) | ((heights == height) & earlier)]
         saddle = -np.inf
-        for r2, c2 in peaks:
-            taller = h[r2, c2] > height or (h[r2, c2] == height and (r2, c2) < (r, c))
-            if not taller:
-                continue
-            path = h[np.round(r + t * (r2 - r)).astype(int), np.round(c + t * (c2 - c)).astype(int)]
-            saddle = max(saddle, float(path.min()))
+        if len(taller):  # the lowest point on the straight path to each taller peak, at once
+            rows_on = np.round(r + t[None, :] * (taller[:, :1] - r)).astype(int)
+            cols_on = np.round(c + t[None, :] * (taller[:, 1:] - c)).astype(int)
+            saddle = float(h[rows_on, cols_on].min(axis=1).max())
         if saddle >= dip * height:
+            continue
+        if (
+            levels is not None
+            and np.isfinite(saddle)
+            and not any(saddle + base < level < height + base for level in levels)
+        ):
             continue
         count += 1
     return count
+
+
+def box_smooth(z: np.ndarray) -> np.ndarray:
+    """A 3x3 mean (edges repeated): the field as the eye reads it, without pixel noise."""
+    padded = np.pad(z, 1, mode="edge")
+    rows, cols = z.shape
+    total = sum(padded[dr : dr + rows, dc : dc + cols] for dr in range(3) for dc in range(3))
+    return np.asarray(total, dtype=float) / 9
 
 
 def _regions(z: np.ndarray, level: float) -> tuple[np.ndarray, int]:
@@ -147,7 +164,7 @@ def _regions(z: np.ndarray, level: float) -> tuple[np.ndarray, int]:
     return merged, len(kept)
 
 
-def drawn_peaks(z: np.ndarray, levels: Sequence[float]) -> int:
+def innermost_regions(z: np.ndarray, levels: Sequence[float]) -> int:
     """How many peaks a contour drawing of ``z`` at ``levels`` shows: its innermost regions.
 
     A region is a connected set of grid points at or above one level (:func:`_regions`); it is
@@ -171,7 +188,7 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
 
     Needs a colour bar (to tell peaks from troughs) and linear axes. The generating bumps
     (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
-    true count; the field as drawn, at its drawn levels, must show the same count.
+    true count; the field as drawn must show as many innermost regions at its drawn levels.
     """
     params, style = panel.get("params", {}), panel.get("style", {})
     if (
@@ -197,5 +214,35 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
     if len(verdicts) != 1:
         return None
     truth = verdicts.pop()
-    drawn = drawn_peaks(z, panel["data"].get("levels") or [])
+    drawn = innermost_regions(z, panel["data"].get("levels") or [])
     return truth if truth and drawn == truth else None
+
+
+def drawn_peaks(panel: dict[str, Any], *, max_candidates: int | None = None) -> int | None:
+    """Separate maxima of the drawn field after a 3x3 mean, each closed by a drawn level.
+
+    With ``max_candidates``, None for a field with more local maxima than that (a patchy
+    field, whose separate peaks would be slow to count and many).
+    """
+    field = box_smooth(np.asarray(panel["data"]["z"], dtype=float))
+    if max_candidates is not None and _local_maxima(field, floor=0.1) > max_candidates:
+        return None
+    return _field_peaks(field, levels=panel["data"].get("levels") or [])
+
+
+def _local_maxima(field: np.ndarray, *, floor: float) -> int:
+    """How many grid points are local maxima reaching ``floor`` of the tallest (above the
+    minimum): the candidates :func:`_field_peaks` compares pairwise."""
+    h = field - float(field.min())
+    padded = np.pad(h, 1, mode="constant", constant_values=-np.inf)
+    rows, cols = h.shape
+    around = np.max(
+        [
+            padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr, dc) != (0, 0)
+        ],
+        axis=0,
+    )
+    return int(((h >= around) & (h >= floor * float(h.max()))).sum())

@@ -1,8 +1,11 @@
-"""Reference descriptions (alt text) at Levels 1-3 for each figure and each panel.
+"""Reference descriptions at Levels 1-3 for each figure and each panel, with short alt text.
 
 Level 1 says what is there (panel types, titles, axes, marks), Level 2 gives the values a reader
-would take off the axes, Level 3 states only the trends that pass the rules in
-:mod:`figgen.vqa.trends`. Everything is generated from the record.
+would take off the axes (rounded to the tick precision, :mod:`figgen.vqa.readout`), Level 3
+says what the drawing shows, with hedges sized to the evidence (:mod:`figgen.vqa.hedges`; the
+strict verdicts of :mod:`figgen.vqa.trends` where they hold). Every text is spoken: inline LaTeX
+is read out (:mod:`figgen.vqa.spoken`) while the record keeps it raw. Each row carries a short
+``alt_text`` (:mod:`figgen.vqa.alt_text`) beside the long ``text``.
 """
 
 from __future__ import annotations
@@ -11,37 +14,60 @@ from collections import Counter
 from typing import Any
 
 from figgen.kinds import KINDS, noun
+from figgen.vqa.alt_text import figure_alt_text, panel_alt_text
 from figgen.vqa.context import FigureContext
+from figgen.vqa.cross_describe import cross_panel_sentences
+from figgen.vqa.hedges import distinct
+from figgen.vqa.spoken import quoted
 from figgen.vqa.wording import cap, count, join
 
+_NOTHING = "Nothing beyond its values stands out."
+"""Level 3 of a panel whose kind states no shape (a pie, a table, bars with no clear leader)."""
 
-def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> str:
+
+def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> list[str]:
     out = [
         f"{cap(ctx.location(panel))} is a {noun(panel['kind'])}"
-        + (f' titled "{panel["title"]}".' if panel.get("title") else " with no title.")
+        + (f" titled {quoted(panel['title'])}." if panel.get("title") else " with no title.")
     ]
     for axis in ("x", "y"):
         label = panel.get(f"{axis}label")
         scale = "logarithmic" if panel.get(f"{axis}scale") == "log" else "linear"
-        named = f'labelled "{label}"' if label else "unlabelled"
+        named = f"labelled {quoted(label)}" if label else "unlabelled"
         out.append(f"The {axis} axis is {named} and {scale}.")
-    return " ".join(out + KINDS[panel["kind"]].describe(ctx, panel, 1))
-
-
-def _panel_level2(ctx: FigureContext, panel: dict[str, Any]) -> str:
-    return " ".join(KINDS[panel["kind"]].describe(ctx, panel, 2))
+    style = panel.get("style", {})
+    if style.get("colorbar") and style.get("colorbar_label"):
+        out.append(f"A colour bar is labelled {quoted(style['colorbar_label'])}.")
+    return out + KINDS[panel["kind"]].describe(ctx, panel, 1)
 
 
 def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str]:
-    """The Level 3 statements that pass the rules in :mod:`figgen.vqa.trends`."""
-    return KINDS[panel["kind"]].describe(ctx, panel, 3)
+    """The Level 3 sentences of a panel: what its drawing shows, hedged to the evidence."""
+    return distinct(KINDS[panel["kind"]].describe(ctx, panel, 3))
+
+
+def _paragraph(sentences: list[str]) -> str:
+    return " ".join(distinct(sentences))
+
+
+def _block(location: str, sentences: list[str]) -> str:
+    """A panel's sentences as one sentence of a figure description: "The left panel: a; b."
+
+    One sentence per panel, so two panels that read alike never repeat a sentence.
+    """
+    parts = [s.removesuffix(".") for s in distinct(sentences)]
+    parts = [
+        p if i == 0 or p[1:2].isupper() else p[:1].lower() + p[1:] for i, p in enumerate(parts)
+    ]
+    return f"{cap(location)}: " + "; ".join(parts) + "."
 
 
 def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows ``{figure_id, scope, panel, location, level, text}``: figure first, then panels."""
+    """Rows ``{figure_id, scope, panel, location, level, alt_text, text}``: figure, then panels."""
     ctx = FigureContext(record)
     panels = ctx.panels
     rows: list[dict[str, Any]] = []
+    figure_alt = figure_alt_text(panels, ctx.rows, ctx.cols)
 
     def add(scope: str, panel: dict[str, Any] | None, level: int, text: str) -> None:
         rows.append(
@@ -51,6 +77,7 @@ def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
                 "panel": panel["index"] if panel else None,
                 "location": ctx.location(panel) if panel else None,
                 "level": level,
+                "alt_text": panel_alt_text(panel) if panel else figure_alt,
                 "text": text,
             }
         )
@@ -58,45 +85,28 @@ def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
     kinds = Counter(p["kind"] for p in panels)
     inventory = join([count(kinds[k], noun(k)) for k in KINDS if kinds[k]])
     if len(panels) == 1:
-        summary = f"A figure with a single panel, a {noun(panels[0]['kind'])}."
+        summary = [f"A figure with a single panel, a {noun(panels[0]['kind'])}."]
     else:
-        summary = (
+        summary = [
             f"A figure with {len(panels)} panels in {count(ctx.rows, 'row')} and "
             f"{count(ctx.cols, 'column')}: {inventory}."
-        )
-    titled = [f'{ctx.location(p)}: "{p["title"]}"' for p in panels if p.get("title")]
+        ]
+    titled = [f"{ctx.location(p)}: {quoted(p['title'])}" for p in panels if p.get("title")]
     if titled:
-        summary += " Titles: " + "; ".join(titled) + "."
-    level2 = {p["index"]: _panel_level2(ctx, p) for p in panels}
+        summary.append("Titles: " + "; ".join(titled) + ".")
+    level2 = {p["index"]: distinct(KINDS[p["kind"]].describe(ctx, p, 2)) for p in panels}
     level3 = {p["index"]: panel_trend_sentences(ctx, p) for p in panels}
-    add("figure", None, 1, summary)
+    add("figure", None, 1, _paragraph(summary))
     add(
         "figure",
         None,
         2,
-        " ".join(f"{cap(ctx.location(p))}: {level2[p['index']]}" for p in panels),
+        _paragraph([_block(ctx.location(p), level2[p["index"]]) for p in panels]),
     )
-    stated = [
-        f"{cap(ctx.location(p))}: " + " ".join(level3[p["index"]])
-        for p in panels
-        if level3[p["index"]]
-    ]
-    add(
-        "figure",
-        None,
-        3,
-        " ".join(stated)
-        if stated
-        else "No panel shows a trend that can be stated with confidence.",
-    )
+    stated = [_block(ctx.location(p), level3[p["index"]]) for p in panels if level3[p["index"]]]
+    add("figure", None, 3, _paragraph(stated + cross_panel_sentences(ctx)) or _NOTHING)
     for p in panels:
-        add("panel", p, 1, _panel_level1(ctx, p))
-        add("panel", p, 2, level2[p["index"]])
-        add(
-            "panel",
-            p,
-            3,
-            " ".join(level3[p["index"]])
-            or "No overall trend can be stated with confidence from this panel.",
-        )
+        add("panel", p, 1, _paragraph(_panel_level1(ctx, p)))
+        add("panel", p, 2, _paragraph(level2[p["index"]]))
+        add("panel", p, 3, _paragraph(level3[p["index"]]) or _NOTHING)
     return rows

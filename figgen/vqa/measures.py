@@ -44,7 +44,15 @@ def skewness(values: Sequence[float]) -> float:
 def count_peaks(
     heights: Sequence[float] | np.ndarray, *, dip: float = 0.75, floor: float = 0.1
 ) -> int:
-    """Count the peaks of a sampled curve that a reader would call separate.
+    """Count the peaks of a sampled curve that a reader would call separate (see
+    :func:`peak_indices`)."""
+    return len(peak_indices(heights, dip=dip, floor=floor))
+
+
+def peak_indices(
+    heights: Sequence[float] | np.ndarray, *, dip: float = 0.75, floor: float = 0.1
+) -> list[int]:
+    """Where a sampled curve has peaks a reader would call separate (the middle of a plateau).
 
     A peak counts when it reaches ``floor`` of the tallest and, toward every taller peak, the
     curve dips below ``dip`` times its own height. Plateaus count once.
@@ -52,7 +60,7 @@ def count_peaks(
     h = [float(v) for v in heights]
     top = max(h, default=0.0)
     if top <= 0:
-        return 0
+        return []
     maxima = []
     i = 0
     while i < len(h):
@@ -64,7 +72,7 @@ def count_peaks(
         if h[i] > left and h[i] > right and h[i] >= floor * top:
             maxima.append((i, j, h[i]))
         i = j + 1
-    count = 0
+    peaks = []
     for start, end, height in maxima:
         separate = True
         for other_start, other_end, other in maxima:
@@ -76,8 +84,9 @@ def count_peaks(
             if min(h[lo : hi + 1]) >= dip * height:
                 separate = False
                 break
-        count += separate
-    return count
+        if separate:
+            peaks.append((start + end) // 2)
+    return peaks
 
 
 _MATHDEFAULT = re.compile(r"\\mathdefault\{(.*)\}")

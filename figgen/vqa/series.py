@@ -6,9 +6,11 @@ colour is inverted after drawing), so the stored hex is the colour a reader sees
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from figgen.vqa.colors import color_name
+from figgen.vqa.spoken import spoken
 
 
 def series_colors(panel: dict[str, Any]) -> list[str | None]:
@@ -37,3 +39,61 @@ def series_names(panel: dict[str, Any]) -> list[str | None]:
         f"the {name} line" if name is not None and colors.count(name) == 1 else None
         for name in colors
     ]
+
+
+LINESTYLE_WORDS = {"-": "solid", "--": "dashed", "-.": "dash-dotted", ":": "dotted"}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _heights(panel: dict[str, Any], edge: int) -> list[float]:
+    """Each line's drawn height at its leftmost (``edge`` 0) or rightmost (-1) point."""
+    log = panel.get("yscale") == "log"
+    out = []
+    for s in panel["data"]["series"]:
+        y = float(sorted(zip(s["x"], s["y"], strict=True))[edge][1])
+        out.append(math.log10(y) if log and y > 0 else y)
+    return out
+
+
+def _position_names(panel: dict[str, Any]) -> list[str]:
+    """ "the top line at the left edge", ...: the right edge where lines start too close."""
+    left, right = _heights(panel, 0), _heights(panel, -1)
+    span = max(left + right) - min(left + right)
+    close = any(abs(a - b) <= 0.05 * span for i, a in enumerate(left) for b in left[i + 1 :])
+    heights, edge = (right, "right") if close else (left, "left")
+    n = len(heights)
+    order = sorted(range(n), key=lambda i: (-heights[i], i))
+    names = []
+    for i in range(n):
+        rank = order.index(i)
+        if rank in (0, n - 1):
+            line = "top line" if rank == 0 else "bottom line"
+        else:
+            line = "middle line" if n == 3 else f"{_ORDINALS[rank]} line from the top"
+        names.append(f"the {line} at the {edge} edge")
+    return names
+
+
+def described_names(panel: dict[str, Any]) -> list[str]:
+    """A distinct noun phrase for every line, as a sighted reader would point at it.
+
+    Its legend label where a legend shows distinct labels; else its colour name, with the
+    line style where two lines share a colour; else its height at the left (or right) edge
+    ("the top line at the left edge"). One scheme per panel, so names never collide.
+    """
+    series = panel["data"].get("series", [])
+    if len(series) == 1:
+        return ["the line"]
+    labels = [s.get("label") for s in series]
+    if panel.get("style", {}).get("legend") and all(labels) and len(set(labels)) == len(labels):
+        return [f'the line labelled "{spoken(str(label))}"' for label in labels]
+    colors = series_colors(panel)
+    if all(colors):
+        styles = [LINESTYLE_WORDS.get(s.get("linestyle", "-"), "patterned") for s in series]
+        plain = [f"the {c} line" for c in colors]
+        if len(set(plain)) == len(plain):
+            return plain
+        styled = [f"the {s} {c} line" for s, c in zip(styles, colors, strict=True)]
+        if len(set(styled)) == len(styled):
+            return styled
+    return _position_names(panel)

@@ -112,26 +112,3 @@ def shape_questions(
     trend = trends.series_trend(panel, points)
     if trend is not None:
         ctx.ask(TREND, panel, trend, choices=TREND_CHOICES, evidence=evidence, name=name)
-
-
-def shape_sentence(
-    panel: dict[str, Any], points: PointSet, who: str, *, plural: bool
-) -> str | None:
-    """The description's linearity sentence for one point set, or None."""
-    verdict = trends.linearity(
-        points.x,
-        points.y,
-        panel["distribution"],
-        panel.get("xscale", "linear"),
-        panel.get("yscale", "linear"),
-    )
-    if verdict == "linear":
-        trend = trends.series_trend(panel, points)
-        way = {
-            "increasing": "rise" if plural else "rises",
-            "decreasing": "fall" if plural else "falls",
-        }.get(trend or "", "follow" if plural else "follows")
-        return f"{who} {way} along a straight line."
-    if verdict == "nonlinear":
-        return f"{who} {'do' if plural else 'does'} not follow a straight line."
-    return None

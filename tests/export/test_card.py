@@ -32,7 +32,7 @@ def test_header_has_the_hub_fields(card_text: str, hf_dir: Path) -> None:
     assert header["size_categories"] in ("n<1K", ["n<1K"])
     assert header["pretty_name"]
     configs = {c["config_name"]: c for c in header["configs"]}
-    assert set(configs) == {"figures", "qa"}
+    assert set(configs) == {"figures", "qa", "descriptions"}
     for name, config in configs.items():
         for entry in config["data_files"]:
             assert entry["split"] in ("train", "validation", "test")

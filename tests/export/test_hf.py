@@ -80,6 +80,8 @@ def test_figures_config_has_every_figure_once_with_its_boxes(
                 assert got["panel"] == element.get("panel")
                 assert got["bbox"] == pytest.approx(element["bbox"], abs=0)
                 assert got["text"] == element.get("text")
+                for key in ("visible", "visible_fraction", "occluded_by", "empty"):
+                    assert got[key] == element.get(key), key
     assert sorted(seen) == BuiltDataset.open(built).figure_ids()
     # the qa config puts each figure's questions in that figure's split
     qa = _load(hf_dir, "qa", tmp_path)
@@ -132,6 +134,35 @@ def test_existing_output_needs_overwrite(built: Path, tmp_path: Path) -> None:
     export_hf(built, out, overwrite=True)
     assert (out / "README.md").is_file() and not (out / "keep.txt").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hf"]
+
+
+def test_descriptions_config_holds_every_description_with_its_alt_text(
+    built: Path, hf_dir: Path, tmp_path: Path, offline: None
+) -> None:
+    descriptions = _load(hf_dir, "descriptions", tmp_path)
+    lines = (built / "descriptions.jsonl").read_text(encoding="utf-8").splitlines()
+    expected = [json.loads(line) for line in lines]
+    splits = assign_splits(BuiltDataset.open(built).figure_ids(), SplitFractions.parse(THIRDS))
+    for split in descriptions:
+        rows = list(descriptions[split])
+        mine = [e for e in expected if splits[e["figure_id"]] == split]
+        assert [{k: r[k] for k in mine[0]} for r in rows] == mine
+        assert all(0 < len(r["alt_text"]) < 150 for r in rows)
+        png = (built / "figures" / f"{rows[0]['figure_id']}.png").read_bytes()
+        assert np.array_equal(np.asarray(rows[0]["image"].convert("RGB")), _pixels(png))
+    assert sum(len(descriptions[s]) for s in descriptions) == len(expected)
+    assert "`alt_text`" in (hf_dir / "README.md").read_text(encoding="utf-8")
+
+
+def test_missing_descriptions_is_a_one_line_error(built: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "data"
+    shutil.copytree(built, copy)
+    (copy / "descriptions.jsonl").unlink()
+    with pytest.raises(FiggenError, match="figgen qa"):
+        export_hf(copy, tmp_path / "hf")
+    assert not (tmp_path / "hf").exists()
 
 
 def test_missing_questions_is_a_one_line_error(built: Path, tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ def hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> type[FakeHfApi]:
     return FakeHfApi
 
 
-def test_push_uploads_both_configs_and_the_card(
+def test_push_uploads_every_config_and_the_card(
     built: Path, hub: type[FakeHfApi], tmp_path: Path
 ) -> None:
     result = push_dataset(built, "org/charts", private=True, token="hf_secret")
@@ -78,13 +78,14 @@ def test_push_uploads_both_configs_and_the_card(
         re.match(r"^---\n(.*?)\n---\n", api.uploaded["README.md"].decode(), re.DOTALL).group(1)
     )
     configs = {c["config_name"]: c for c in header["configs"]}
-    assert set(configs) == {"figures", "qa"}
+    assert set(configs) == {"figures", "qa", "descriptions"}
     for config in configs.values():
         for entry in config["data_files"]:
             prefix = entry["path"].split("*")[0]
             assert any(path.startswith(prefix) for path in api.uploaded), entry
     assert any(p.startswith("data/qa/") for p in api.uploaded)
     assert any(p.startswith("data/figures/") for p in api.uploaded)
+    assert any(p.startswith("data/descriptions/") for p in api.uploaded)
     assert "huggingface.co/datasets/org/charts" in api.uploaded["README.md"].decode()
     assert result.url.endswith("org/charts")
     assert list((tmp_path / "tmp").iterdir()) == []  # the staging folder is gone

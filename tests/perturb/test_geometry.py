@@ -38,3 +38,9 @@ def test_rotating_a_box_gives_the_box_of_its_rotated_corners() -> None:
     assert size == (20, 40)
     # the box [0, 0, 10, 5] of a 40 x 20 image, turned a quarter counter-clockwise
     assert Warp(moved, size).box((0.0, 0.0, 10.0, 5.0)) == [0.0, 30.0, 5.0, 40.0]
+
+
+def test_a_rotation_below_the_snap_keeps_the_canvas_and_the_whole_box() -> None:
+    moved, size = fitted(rotation(5.96e-8), 200, 150)  # once grew the canvas to 201 x 151
+    assert size == (200, 150)
+    assert Warp(moved, size).box((0.0, 0.0, 200.0, 150.0)) == [0.0, 0.0, 200.0, 150.0]

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator
 from PIL import Image
 
+from figgen.compose import sample_figure
 from figgen.config import FigureConfig
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.record import spec_from_record
@@ -244,3 +245,22 @@ def test_repair_is_logged_and_resolves_crowding() -> None:
             "hide_minor_labels",
             "grow_canvas",
         }
+
+
+def test_a_repair_edits_a_copy_and_an_unrepaired_spec_is_returned_as_given() -> None:
+    cfg = FigureConfig.model_validate(
+        {
+            "panels": {"mean": 12, "std": 0.1, "count": [12, 12]},
+            "fonts": {"title": [20, 20], "label": [20, 20], "tick": [20, 20]},
+            "image": {"dpi": [60, 60], "panel_inches": [2.0, 2.0]},
+            "text": {"title_p": 1.0, "title_words": [5, 5], "title_formula_p": 0.0},
+        }
+    )
+    spec = sample_figure(cfg, 3, 0)
+    sampled = spec.to_dict()
+    rendered = render(spec, cfg)
+    assert rendered.repair["actions"]  # crowded: repaired
+    assert spec.to_dict() == sampled  # the caller's spec is untouched
+    assert rendered.spec.to_dict() != sampled  # the repair is in the returned copy
+    clean = render(rendered.spec, cfg)
+    assert clean.repair["actions"] == [] and clean.spec is rendered.spec

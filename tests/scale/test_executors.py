@@ -101,3 +101,20 @@ def test_code_digest_covers_the_sources() -> None:
     for path in files:
         expected.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     assert digest == expected.hexdigest()
+
+
+def _worker_start() -> tuple[int, bool]:
+    return os.getppid(), "figgen.generate" in sys.modules
+
+
+def test_local_workers_fork_from_a_server_that_imported_figgen_and_all_end() -> None:
+    if executors_module._worker_context().get_start_method() != "forkserver":
+        pytest.skip("no fork server on this platform: workers are spawned")
+    with LocalPool(2) as pool:
+        started = list(pool.run([partial(_worker_start) for _ in range(4)]))
+        server = executors_module._forkserver_pid()
+    assert server is not None
+    assert started == [(server, True)] * 4  # forked from it, with the drawing code imported
+    assert executors_module._forkserver_pid() is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(server, 0)  # ended and reaped, not left behind

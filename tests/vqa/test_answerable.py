@@ -14,7 +14,7 @@ from benchmarks.audit_answerable import drawn_peaks as traced_peaks
 from figgen.vqa import QAItem, questions_for_record
 from figgen.vqa.answerable import NEAR_ZERO_SHARE, VERTEX_GAP_SHARE
 from figgen.vqa.context import FigureContext
-from figgen.vqa.contour_trends import drawn_peaks
+from figgen.vqa.contour_trends import innermost_regions
 from figgen.vqa.families import MEAN_Y
 
 SERIES_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
@@ -171,7 +171,7 @@ def test_drawn_peaks_agree_with_the_contours_matplotlib_traces() -> None:
                 "levels": levels.tolist(),
             }
         }
-        assert drawn_peaks(field, levels) == traced_peaks(panel), trial
+        assert innermost_regions(field, levels) == traced_peaks(panel), trial
 
 
 def _contour_record(noise: float) -> dict[str, Any]:

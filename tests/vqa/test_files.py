@@ -104,6 +104,12 @@ def test_descriptions_have_three_levels_per_figure_and_panel() -> None:
     line = [r for r in rows if r["panel"] == 0]
     assert line[0]["text"].startswith("The top-left panel is a line plot")
     assert "(blue and orange)" in line[0]["text"]
-    assert "rises along a straight line" in line[2]["text"]
-    contour = [r for r in rows if r["panel"] == 3]
-    assert contour[2]["text"].startswith("No overall trend")
+    assert line[2]["text"] == (
+        "The blue line rises strongly along a straight line. "
+        "The orange line falls strongly along a straight line. "
+        "The lines never cross: from top to bottom, the orange line and the blue line."
+    )
+    contour = [r for r in rows if r["panel"] == 3]  # one Gaussian bump in the middle
+    assert contour[2]["text"].startswith("The field rises to a single peak")
+    assert "highest near the centre" in contour[2]["text"]
+    assert all(len(r["alt_text"]) < 150 for r in rows)
