@@ -21,7 +21,7 @@ def line_panel(
     for s in range(n_series):
         x = np.linspace(0, 10, 11)
         if distribution == "linear":
-            slope, intercept = (2.0, 10.0) if s % 2 == 0 else (-1.5, 40.0)
+            slope, intercept = (2.0, 10.0) if s % 2 == 0 else (-1.5, 50.0)
             y = slope * x + intercept + rng.normal(0, 0.3, x.size)
             params.append({"slope": slope, "intercept": intercept, "noise": 0.3})
         elif distribution == "gmm":
