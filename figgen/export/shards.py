@@ -47,8 +47,8 @@ def _dictionary_schema(schema: pa.Schema, image_columns: list[str]) -> pa.Schema
 def _image_column(rows: list[dict[str, Any]], name: str) -> pa.StructArray:
     """One image column as indices into the distinct images, in row order.
 
-    Consecutive rows share a figure's PNG, so each image is held (and written) once: building
-    the column copies no image bytes, and the parquet writer stores the dictionary as given
+    Consecutive rows share a figure's PNG, so each image is copied (and written) once per row
+    group, not once per question, and the parquet writer stores the dictionary as given
     instead of hashing a megabyte per row.
     """
     distinct: list[bytes | None] = []
@@ -57,7 +57,7 @@ def _image_column(rows: list[dict[str, Any]], name: str) -> pa.StructArray:
     for row in rows:
         value = row.get(name) or {}
         data = value.get("bytes")
-        if not distinct or distinct[-1] is not data and distinct[-1] != data:
+        if not distinct or (distinct[-1] is not data and distinct[-1] != data):
             distinct.append(data)
         indices.append(len(distinct) - 1)
         paths.append(value.get("path"))
