@@ -1,3 +1,3 @@
-from figgen.cli import main
+from figgen.launch import main
 
 main()

@@ -26,6 +26,8 @@ from figgen.lock import LOCK_NAME, folder_lock
 from figgen.record import check_version, figure_id, parse_record
 from figgen.render.png import PngSettings, check_encoder
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
+from figgen.vqa.context import offered_kinds
+from figgen.vqa.files import PARTS_DIR, figure_part
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +117,12 @@ def _build_locked(
         else:
             done = store.names(FIGURES)
             missing = [i for i in range(n) if not _is_done(done, i)]
+            # workers make each figure's questions too (joined in figure order at the end)
+            parts = questions and store.is_local
+            if parts:
+                store.makedirs(PARTS_DIR)
             todo = [
-                partial(write_figure, store, seed, i, config)
+                partial(write_figure, store, seed, i, config, questions=parts)
                 for i in largest_first(missing, config, seed)
             ]
             generated = len(todo)
@@ -173,6 +179,8 @@ def _prepare_dir(
     try:
         store.makedirs(FIGURES)
         removed = store.remove_stale_temporaries(FIGURES) + store.remove_stale_temporaries("")
+        if store.is_local and store.exists(PARTS_DIR):
+            removed += store.remove_stale_temporaries(PARTS_DIR)
         if not store.exists(MANIFEST):
             claim = {
                 "status": "in_progress",
@@ -213,13 +221,22 @@ def largest_first(indices: list[int], config: FigureConfig, seed: int) -> list[i
     return sorted(indices, key=lambda i: -math.prod(sample_footprint(config, seed, i)))
 
 
-def write_figure(store: BuildStore, seed: int, index: int, config: FigureConfig) -> int:
-    """Generate one figure and write its PNG, then its record; returns the index."""
+def write_figure(
+    store: BuildStore, seed: int, index: int, config: FigureConfig, *, questions: bool = False
+) -> int:
+    """Generate one figure and write its PNG, then its record; returns the index.
+
+    With ``questions`` it also writes the figure's questions and descriptions to
+    ``.qa-parts/`` (before the record), for :func:`figgen.vqa.write_qa` to join.
+    """
     from figgen.generate import generate_figure
 
     figure = generate_figure(config, seed, index)
     name = figure.record["id"]
     store.write_bytes(f"{FIGURES}/{name}.png", figure.png)
+    if questions:
+        part = figure_part(figure.record_json, offered_kinds(config.to_dict()["kinds"]))
+        store.write_text(f"{PARTS_DIR}/{name}.jsonl", part)
     store.write_text(f"{FIGURES}/{name}.json", figure.record_json)
     return index
 

@@ -40,6 +40,11 @@ def test_worker_count_does_not_change_a_byte(
     parallel = tmp_path / "parallel"
     build_dataset(parallel, n=6, seed=11, workers=2, config=small_config, progress=False)
     assert _files(parallel) == _files(small_build)
+    for name in ("qa.jsonl", "descriptions.jsonl"):  # made by the workers, joined in order
+        assert (parallel / name).read_bytes() == (small_build / name).read_bytes()
+    assert sorted(p.name for p in parallel.iterdir()) == sorted(
+        p.name for p in small_build.iterdir()
+    )  # no .qa-parts left
 
 
 def test_interrupted_build_resumes_without_touching_finished_files(
@@ -63,6 +68,27 @@ def test_interrupted_build_resumes_without_touching_finished_files(
     assert {p.name: p.stat().st_mtime_ns for p in figures.glob("fig-00000[01].*")} == before
     assert not list(figures.glob("*.tmp-*"))
     assert _files(out) == _files(small_build)
+
+
+def test_a_build_killed_before_joining_the_questions_resumes_to_the_same_files(
+    tmp_path: Path, small_build: Path, small_config: FigureConfig
+) -> None:
+    out = tmp_path / "ds"
+    build_dataset(
+        out, n=3, seed=11, workers=1, config=small_config, progress=False, questions=False
+    )
+    store = BuildStore.open(out)
+    store.makedirs(".qa-parts")  # as a build with questions prepares it
+    for index in range(3, 6):  # what the workers left: figures and their question parts
+        write_figure(store, 11, index, small_config, questions=True)
+    assert len(list((out / ".qa-parts").glob("*.jsonl"))) == 3
+    (out / ".qa-parts" / "fig-000004.jsonl.tmp-999").write_text("half a part")
+
+    summary = build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)
+    assert summary.generated == 0
+    for name in ("qa.jsonl", "descriptions.jsonl", "manifest.json"):
+        assert (out / name).read_bytes() == (small_build / name).read_bytes(), name
+    assert not (out / ".qa-parts").exists()
 
 
 def test_rerun_of_a_finished_build_does_nothing(

@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import abc
 import functools
-import gc
 import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing import forkserver, get_all_start_methods, get_context, resource_tracker
-from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import TypeVar
 
 from figgen import __version__
 from figgen.errors import FiggenError
+from figgen.scale.workers import (
+    forkserver_pid,
+    stop_forkserver,
+    stop_resource_tracker,
+    take_over_early,
+    tracker_pid,
+    worker_context,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +37,6 @@ IN_FLIGHT_PER_WORKER = 4
 """Tasks queued per worker: enough to keep it busy, few enough to keep the client small."""
 
 DASK_HINT = "pip install 'figgen[dask]'"
-
-WORKER_PRELOAD = ("figgen.build", "figgen.generate")
-"""What every figure task imports (matplotlib, the kinds, the fonts): imported once, in the
-fork server, so each worker starts ready instead of importing it all again."""
 
 CODE_SUFFIXES = frozenset({".py", ".txt", ".toml", ".jinja", ".json", ".md"})
 """Files whose content can change a figure: compared between the client and Dask workers."""
@@ -76,30 +77,33 @@ class InProcess(Executor):
 class LocalPool(Executor):
     """At most ``workers`` fresh processes on this machine (the default).
 
-    Workers are forked from a fork server that has imported :data:`WORKER_PRELOAD` and
-    nothing else (spawned where there is no fork server), so no matplotlib or thread state
-    of this process reaches them, and none pays for the imports again. The pool starts at
-    the first call with several tasks; a single task runs in this process.
+    Workers are forked from a fork server that has imported
+    :data:`figgen.scale.workers.WORKER_PRELOAD` and nothing else (spawned where there is no
+    fork server), so no matplotlib or thread state of this process reaches them, and none
+    pays for the imports again. The pool starts at the first call with several tasks; a
+    single task runs in this process. Closing it ends the fork server if this pool started
+    it, or took it over from :func:`figgen.scale.workers.start_early`.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._started_tracker = False
-        self._had_forkserver = True
+        self._owns_forkserver = False
 
     def run(self, tasks: Sequence[Task[T]]) -> Iterator[T]:
         if self._pool is None and len(tasks) <= 1:
             yield from InProcess().run(tasks)
             return
         if self._pool is None:
-            ctx = _worker_context()
-            self._had_forkserver = _forkserver_pid() is not None
+            ctx = worker_context()
+            early_server, early_tracker = take_over_early()
+            self._owns_forkserver = early_server or forkserver_pid() is None
             workers = min(self.workers, len(tasks))
-            had_tracker = _tracker_pid() is not None
+            had_tracker = tracker_pid() is not None and not early_tracker
             # The pool's queues register their semaphores, which starts the tracker.
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-            self._started_tracker = not had_tracker and _tracker_pid() is not None
+            self._started_tracker = not had_tracker and tracker_pid() is not None
         pool = self._pool
         yield from _windowed(lambda task: pool.submit(_call, task), tasks, self.window)
 
@@ -111,11 +115,11 @@ class LocalPool(Executor):
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
-            if not self._had_forkserver and _forkserver_pid() is not None:
-                forkserver._forkserver._stop()  # type: ignore[attr-defined]
-                self._had_forkserver = True
+            if self._owns_forkserver:
+                stop_forkserver()
+                self._owns_forkserver = False
             if self._started_tracker:
-                _stop_resource_tracker()
+                stop_resource_tracker()
                 self._started_tracker = False
 
 
@@ -214,36 +218,6 @@ def _windowed(
         done, pending = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
             yield future.result()
-
-
-def _worker_context() -> BaseContext:
-    if "forkserver" not in get_all_start_methods():
-        return get_context("spawn")
-    context = get_context("forkserver")
-    context.set_forkserver_preload(list(WORKER_PRELOAD))
-    return context
-
-
-def _forkserver_pid() -> int | None:
-    """The pid of the fork server this process started, if it is running."""
-    return getattr(forkserver._forkserver, "_forkserver_pid", None)  # type: ignore[attr-defined]
-
-
-def _tracker_pid() -> int | None:
-    """The pid of the resource tracker this process started, if it is running."""
-    return getattr(resource_tracker._resource_tracker, "_pid", None)
-
-
-def _stop_resource_tracker() -> None:
-    """End the resource tracker process that starting the pool spawned, now.
-
-    Left alone it outlives this process, and where no init reaps orphans it stays behind as a
-    zombie in the caller's process group. A later pool starts a new one.
-    """
-    gc.collect()  # finalize the closed pool's semaphores first: the tracker has nothing left
-    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
-    if stop is not None:
-        stop()
 
 
 def _call(task: Task[T]) -> T:

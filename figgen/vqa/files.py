@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import shutil
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from figgen import __version__
 from figgen.errors import FiggenError
 from figgen.lock import folder_lock
-from figgen.record import load_record
+from figgen.record import parse_record
 from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.context import offered_kinds
@@ -23,6 +27,9 @@ log = logging.getLogger(__name__)
 QA_FILE = "qa.jsonl"
 DESCRIPTIONS_FILE = "descriptions.jsonl"
 MANIFEST_FILE = "manifest.json"
+PARTS_DIR = ".qa-parts"
+"""Where build workers leave each figure's lines (``<id>.jsonl``, see :func:`figure_part`):
+:func:`write_qa` joins them in figure order, makes any that are missing, then removes it."""
 
 
 class QACounter:
@@ -35,10 +42,13 @@ class QACounter:
         self.by_family: Counter[str] = Counter()
 
     def add(self, item: QAItem) -> None:
-        self.by_level[str(item.level)] += 1
-        self.by_scope[item.scope] += 1
-        self.by_level_scope[f"{item.level}/{item.scope}"] += 1
-        self.by_family[item.family] += 1
+        self.add_key(item.level, item.scope, item.family)
+
+    def add_key(self, level: int, scope: str, family: str) -> None:
+        self.by_level[str(level)] += 1
+        self.by_scope[scope] += 1
+        self.by_level_scope[f"{level}/{scope}"] += 1
+        self.by_family[family] += 1
 
     def summary(self, n_figures: int) -> dict[str, Any]:
         total = sum(self.by_level.values())
@@ -111,22 +121,98 @@ def write_qa(directory: str | Path) -> dict[str, Any]:
 
 def _write_qa(root: Path, paths: list[Path]) -> dict[str, Any]:
     counter = QACounter()
-    n_descriptions = 0
+    n_descriptions = reused = 0
+    parts = root / PARTS_DIR
     with (
         atomic_text(root / QA_FILE) as qa_out,
         atomic_text(root / DESCRIPTIONS_FILE) as descriptions_out,
     ):
         kinds = _build_kinds(root)
         for path in paths:
-            record = load_record(path)
-            for item in questions_for_record(record, kinds=kinds):
-                counter.add(item)
-                qa_out.write(json.dumps(item.to_dict(), ensure_ascii=False) + "\n")
-            for row in describe_record(record):
-                n_descriptions += 1
-                descriptions_out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise FiggenError(f"cannot read record {path}: {exc.strerror or exc}") from None
+            texts = _read_part(parts / f"{path.stem}.jsonl", data, kinds)
+            if texts is None:
+                texts = FigureTexts.of(parse_record(data, str(path)), kinds)
+            else:
+                reused += 1
+            for key in texts.keys:
+                counter.add_key(*key)
+            qa_out.writelines(line + "\n" for line in texts.qa)
+            descriptions_out.writelines(line + "\n" for line in texts.descriptions)
+            n_descriptions += len(texts.descriptions)
+    shutil.rmtree(parts, ignore_errors=True)  # joined: qa.jsonl now holds every line
     counts = counter.summary(len(paths))
     counts["descriptions"] = n_descriptions
     update_manifest(root, counts)
-    log.info("wrote %d QA items for %d figures to %s", counts["total"], len(paths), root / QA_FILE)
+    log.info(
+        "wrote %d QA items for %d figures to %s (%d made by the build's workers)",
+        counts["total"],
+        len(paths),
+        root / QA_FILE,
+        reused,
+    )
     return counts
+
+
+@dataclass(frozen=True)
+class FigureTexts:
+    """One figure's lines of ``qa.jsonl`` and ``descriptions.jsonl``, and each item's
+    (level, scope, family) for the counts."""
+
+    qa: list[str]
+    descriptions: list[str]
+    keys: list[tuple[int, str, str]]
+
+    @classmethod
+    def of(cls, record: dict[str, Any], kinds: tuple[str, ...] | None) -> FigureTexts:
+        items = questions_for_record(record, kinds=kinds)
+        return cls(
+            qa=[json.dumps(item.to_dict(), ensure_ascii=False) for item in items],
+            descriptions=[json.dumps(row, ensure_ascii=False) for row in describe_record(record)],
+            keys=[(item.level, item.scope, item.family) for item in items],
+        )
+
+
+def figure_part(record_json: str, kinds: tuple[str, ...] | None) -> str:
+    """The text of ``.qa-parts/<id>.jsonl`` for a record about to be written as
+    ``record_json``: a header naming the record (digest), the figgen version and the plot-type
+    choices, then the figure's question lines and description lines.
+
+    The questions come from the record as read back from ``record_json``, so they are the ones
+    :func:`write_qa` would make from the file.
+    """
+    texts = FigureTexts.of(parse_record(record_json, "the new record"), kinds)
+    header = {
+        "record_sha256": hashlib.sha256(record_json.encode("utf-8")).hexdigest(),
+        "figgen_version": __version__,
+        "kinds": list(kinds) if kinds is not None else None,
+        "keys": texts.keys,
+        "n_qa": len(texts.qa),
+    }
+    lines = [json.dumps(header), *texts.qa, *texts.descriptions]
+    return "\n".join(lines) + "\n"
+
+
+def _read_part(path: Path, record: bytes, kinds: tuple[str, ...] | None) -> FigureTexts | None:
+    """The lines of the part at ``path`` if it was made from these record bytes by this
+    figgen with these plot-type choices; None if it is missing, foreign or damaged."""
+    try:
+        # not splitlines(): JSON leaves U+2028 and U+0085 unescaped inside its strings
+        lines = path.read_text(encoding="utf-8").split("\n")[:-1]
+        header = json.loads(lines[0])
+        if (
+            header["record_sha256"] != hashlib.sha256(record).hexdigest()
+            or header["figgen_version"] != __version__
+            or header["kinds"] != (list(kinds) if kinds is not None else None)
+        ):
+            return None
+        n_qa = header["n_qa"]
+        keys = [(int(level), str(scope), str(family)) for level, scope, family in header["keys"]]
+    except (OSError, UnicodeDecodeError, IndexError, KeyError, TypeError, ValueError):
+        return None
+    if len(keys) != n_qa or len(lines) < 1 + n_qa:
+        return None
+    return FigureTexts(qa=lines[1 : 1 + n_qa], descriptions=lines[1 + n_qa :], keys=keys)

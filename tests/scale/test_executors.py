@@ -12,6 +12,7 @@ import pytest
 from figgen.errors import FiggenError
 from figgen.scale import DaskCluster, InProcess, LocalPool, make_executor
 from figgen.scale import executors as executors_module
+from figgen.scale import workers as workers_module
 
 
 def test_in_process_runs_tasks_in_order() -> None:
@@ -108,13 +109,72 @@ def _worker_start() -> tuple[int, bool]:
 
 
 def test_local_workers_fork_from_a_server_that_imported_figgen_and_all_end() -> None:
-    if executors_module._worker_context().get_start_method() != "forkserver":
+    if workers_module.worker_context().get_start_method() != "forkserver":
         pytest.skip("no fork server on this platform: workers are spawned")
     with LocalPool(2) as pool:
         started = list(pool.run([partial(_worker_start) for _ in range(4)]))
-        server = executors_module._forkserver_pid()
+        server = workers_module.forkserver_pid()
     assert server is not None
     assert started == [(server, True)] * 4  # forked from it, with the drawing code imported
-    assert executors_module._forkserver_pid() is None
+    assert workers_module.forkserver_pid() is None
     with pytest.raises(ProcessLookupError):
         os.kill(server, 0)  # ended and reaped, not left behind
+
+
+@pytest.mark.parametrize(
+    ("argv", "cores", "early"),
+    [
+        (["build", "--n", "16", "--workers", "2"], 1, True),
+        (["build", "--n=16", "--workers=3", "--out", "ds"], 1, True),
+        (["build", "--n", "16"], 2, True),  # all cores by default
+        (["build", "--n", "16"], 1, False),
+        (["build", "--n", "16", "--workers", "1"], 2, False),
+        (["build", "--n", "1", "--workers", "2"], 2, False),  # one figure runs in-process
+        (["build", "--n", "16", "--scheduler", "tcp://127.0.0.1:8786"], 2, False),
+        (["build", "--n", "16", "--help"], 2, False),
+        (["qa", "ds"], 2, False),
+        ([], 2, False),
+    ],
+)
+def test_the_fork_server_starts_early_only_for_local_builds_with_workers(
+    argv: list[str], cores: int, early: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    assert workers_module._local_multiworker_build(argv) is early
+
+
+def _fresh_process_state() -> None:
+    assert workers_module.forkserver_pid() is None, "a fork server from an earlier test runs"
+
+
+def test_a_pool_takes_over_the_early_server_and_ends_it_with_the_tracker() -> None:
+    if workers_module.worker_context().get_start_method() != "forkserver":
+        pytest.skip("no fork server on this platform: workers are spawned")
+    _fresh_process_state()
+    had_tracker = workers_module.tracker_pid() is not None
+    assert workers_module.start_early(["build", "--n", "4", "--workers", "2"])
+    server = workers_module.forkserver_pid()
+    assert server is not None
+    with LocalPool(2) as pool:
+        started = list(pool.run([partial(_worker_start) for _ in range(4)]))
+    assert started == [(server, True)] * 4  # the early server's preloaded workers
+    assert workers_module.forkserver_pid() is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(server, 0)
+    if not had_tracker:
+        assert workers_module.tracker_pid() is None
+    workers_module.stop_early()  # nothing left to end: the pool took both over
+
+
+def test_an_early_server_no_pool_used_is_ended_by_stop_early() -> None:
+    if workers_module.worker_context().get_start_method() != "forkserver":
+        pytest.skip("no fork server on this platform: workers are spawned")
+    _fresh_process_state()
+    assert workers_module.start_early(["build", "--n", "4", "--workers", "2"])
+    server = workers_module.forkserver_pid()
+    assert server is not None
+    assert not workers_module.start_early(["build", "--n", "4", "--workers", "2"])  # once
+    workers_module.stop_early()
+    assert workers_module.forkserver_pid() is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(server, 0)

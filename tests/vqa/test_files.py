@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from figgen.cli import app
 from figgen.errors import FiggenError
 from figgen.vqa import describe_record, questions_for_record, write_qa
+from figgen.vqa.files import PARTS_DIR, figure_part
 
 
 def build_dir(tmp_path: Path, n: int = 3) -> Path:
@@ -60,6 +61,55 @@ def test_write_qa_is_repeatable(tmp_path: Path) -> None:
     first = (root / "qa.jsonl").read_bytes()
     write_qa(root)
     assert (root / "qa.jsonl").read_bytes() == first
+
+
+def test_workers_parts_are_joined_into_what_a_rebuild_from_the_records_writes(
+    tmp_path: Path,
+) -> None:
+    root = build_dir(tmp_path)
+    parts = root / PARTS_DIR
+    parts.mkdir()
+    for path in sorted((root / "figures").glob("*.json")):
+        (parts / f"{path.stem}.jsonl").write_text(figure_part(path.read_text(), None))
+    (parts / "fig-000000.jsonl.tmp-123").write_text("left by a killed worker")
+    joined_counts = write_qa(root)
+    joined = {name: (root / name).read_bytes() for name in ("qa.jsonl", "descriptions.jsonl")}
+    assert not parts.exists()  # joined, then removed with what a kill left
+    assert write_qa(root) == joined_counts  # from the records alone
+    assert {name: (root / name).read_bytes() for name in joined} == joined
+
+
+def _marked_part(record_text: str, **header: object) -> str:
+    """A part for ``record_text`` whose first question says MARK (to see if it is used)."""
+    lines = figure_part(record_text, None).split("\n")
+    head = {**json.loads(lines[0]), **header}
+    first = {**json.loads(lines[1]), "question": "MARK"}
+    return "\n".join([json.dumps(head), json.dumps(first), *lines[2:]])
+
+
+@pytest.mark.parametrize(
+    ("change", "used"),
+    [
+        ({}, True),
+        ({"record_sha256": "0" * 64}, False),  # made from other record bytes
+        ({"figgen_version": "0.0.1"}, False),
+        ({"kinds": ["line"]}, False),  # other plot-type choices
+        ({"n_qa": 10**6}, False),  # damaged
+        ({"keys": None}, False),
+    ],
+)
+def test_a_part_is_used_only_for_the_record_bytes_version_and_choices_it_was_made_for(
+    tmp_path: Path, change: dict[str, object], used: bool
+) -> None:
+    root = build_dir(tmp_path, n=1)
+    record = next((root / "figures").glob("*.json"))
+    (root / PARTS_DIR).mkdir()
+    (root / PARTS_DIR / f"{record.stem}.jsonl").write_text(
+        _marked_part(record.read_text(), **change)
+    )
+    write_qa(root)
+    assert (read_jsonl(root / "qa.jsonl")[0]["question"] == "MARK") is used
+    assert len(read_jsonl(root / "qa.jsonl")) == len(questions_for_record(mixed_record(0, 0)))
 
 
 def test_missing_or_broken_records_are_one_line_errors(tmp_path: Path) -> None:
