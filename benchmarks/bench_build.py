@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections import Counter
 from functools import partial
 from pathlib import Path
@@ -160,7 +161,11 @@ def pipeline_report(n: int, seed: int, cfg: FigureConfig) -> None:
 
 
 def workers_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
-    """Wall time of ``figgen build`` with 1 and 2 workers, paired runs, median ratio."""
+    """Wall time of ``figgen build`` with 1 and 2 workers, paired runs, median ratio.
+
+    A small build first warms the disk cache (fonts, code); the pairs alternate which
+    worker count runs first, so a drift of the machine's speed favours neither.
+    """
     ratios = []
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder, "config.json")
@@ -169,19 +174,23 @@ def workers_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
                 {"image": {k: v for k, v in cfg.image.model_dump().items() if k.startswith("png_")}}
             )
         )
+
+        def build(workers: int, figures: int, out: Path) -> tuple[float, float]:
+            command = [sys.executable, "-m", "figgen", "build", "--n", str(figures)]
+            command += ["--seed", str(seed), "--workers", str(workers), "--out", str(out)]
+            command += ["--config", str(config), "--no-progress"]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+        build(2, 4, Path(folder, "warm-up"))
         for repeat in range(repeats):
             walls = {}
-            for workers in (1, 2):
-                out = Path(folder, f"build-{repeat}-{workers}")
-                command = [sys.executable, "-m", "figgen", "build", "--n", str(n)]
-                command += ["--seed", str(seed), "--workers", str(workers), "--out", str(out)]
-                command += ["--config", str(config), "--no-progress"]
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                start = time.perf_counter()
-                subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-                walls[workers] = time.perf_counter() - start
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            for workers in (1, 2) if repeat % 2 == 0 else (2, 1):
+                walls[workers], cpu = build(workers, n, Path(folder, f"build-{repeat}-{workers}"))
                 print(
                     f"figgen build --n {n} --seed {seed} --workers {workers}: "
                     f"{walls[workers]:.1f} s wall, {cpu / n:.2f} CPU s per figure"
@@ -240,6 +249,77 @@ def ceiling_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
     print(f"two bare processes speed-up: {statistics.median(ratios):.2f}")
 
 
+AGAINST_CHILD = """
+import json, sys, time
+import figgen
+from figgen.config import config_from_dict
+from figgen.generate import generate_figure
+
+cfg = config_from_dict(json.loads(sys.argv[1]))
+seed, indices = int(sys.argv[2]), json.loads(sys.argv[3])
+generate_figure(cfg, seed, indices[0])  # fonts and mathtext caches, outside the timing
+cpu = 0.0
+for index in indices:
+    start = time.process_time()
+    generate_figure(cfg, seed, index)
+    cpu += time.process_time() - start
+print(json.dumps({"cpu": cpu, "source": figgen.__file__}))
+"""
+"""Figures ``indices`` of ``seed`` under a config dict, CPU seconds of ``generate_figure``
+only: the same call at every revision since the core landed."""
+
+AGAINST_CONFIGS = {"default": {}, "tiny": "tiny"}
+"""The two ends of the range the build-speed issue quotes (default figures, tiny ones)."""
+
+
+def against_report(rev: str, n: int, seed: int, chunk: int = 10) -> None:
+    """Figures per CPU second of revision ``rev`` and of this tree, on the same figures.
+
+    ``rev`` is unpacked with ``git archive`` and imported from there; the two run in
+    alternating child processes, ``chunk`` figures at a time, so a drift of the machine's
+    speed lands on both. Each uses its own default PNG encoder (the default build's).
+    """
+    repo = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder, "tree")
+        tree.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", rev], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        label = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--short", rev],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        for name, preset in AGAINST_CONFIGS.items():
+            config = (
+                tomllib.loads((repo / "figgen" / "presets" / f"{preset}.toml").read_text())
+                if isinstance(preset, str)
+                else preset
+            )
+            figures = n if name == "default" else 50  # the issue's tiny figure: N=50
+            cpu = {label: 0.0, "now": 0.0}
+            for start in range(0, figures, chunk):
+                indices = list(range(start, min(figures, start + chunk)))
+                for which, root in ((label, tree), ("now", repo)):
+                    command = [sys.executable, "-c", AGAINST_CHILD, json.dumps(config)]
+                    command += [str(seed), json.dumps(indices)]
+                    env = {**os.environ, "PYTHONPATH": str(root)}
+                    out = subprocess.run(  # in root: "-c" puts the working folder first
+                        command, check=True, capture_output=True, text=True, env=env, cwd=root
+                    ).stdout
+                    result = json.loads(out.splitlines()[-1])
+                    assert Path(result["source"]).is_relative_to(root), result["source"]
+                    cpu[which] += result["cpu"]
+            old, new = figures / cpu[label], figures / cpu["now"]
+            print(
+                f"figures per CPU second, {name} config, figures 0-{figures - 1} of seed {seed}: "
+                f"{new:.2f} ({label}: {old:.2f}): {new / old:.2f}x"
+            )
+
+
 def _encoder_name(settings: PngSettings) -> str:
     if settings.encoder == "fpng":
         return "fpng"
@@ -261,6 +341,12 @@ def main() -> None:
         "--sizes", type=int, nargs="*", default=[], help="figure counts for the scale part"
     )
     parser.add_argument("--scale-config", choices=SCALE_CONFIGS, default="tiny")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also time git revision REV's figures per CPU second beside this tree's, "
+        "default and tiny configs (e.g. 279d3dc, main when the build-speed issue was filed)",
+    )
     parser.add_argument("--bare-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     image: dict[str, object] = {}
@@ -281,6 +367,8 @@ def main() -> None:
         ceiling_report(args.workers_n, args.workers_seed, args.repeats, cfg)
     if args.n:
         pipeline_report(args.n, args.seed, cfg)
+    if args.against:
+        against_report(args.against, args.n or 30, args.seed)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,10 @@ spec of a finished figure renders to the same image with no further repair.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from figgen.plain import as_plain_dict
 
 Kind = Literal["line", "histogram", "scatter", "contour", "bar"]
 Distribution = Literal["linear", "gmm", "random"]
@@ -88,7 +90,7 @@ class FigureSpec:
         return int(round(self.height_in * self.dpi))
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return as_plain_dict(self)
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> FigureSpec:

@@ -39,3 +39,46 @@ def test_panels_fill_the_grid_in_reading_order() -> None:
         cells = [(p.row, p.col) for p in spec.panels]
         assert cells == sorted(cells) and len(set(cells)) == layout.n_panels
         assert all(p.row < layout.rows and p.col < layout.cols for p in spec.panels)
+
+
+def test_plain_dicts_equal_dataclasses_asdict_and_share_nothing() -> None:
+    import dataclasses
+    from collections import namedtuple
+
+    from figgen.compose import sample_figure
+    from figgen.config import FigureConfig
+    from figgen.plain import as_plain_dict
+
+    cfg = FigureConfig()
+    for index in range(6):
+        spec = sample_figure(cfg, 4, index)
+        plain = spec.to_dict()
+        assert plain == dataclasses.asdict(spec)
+        panel = plain["panels"][0]
+        for key, value in panel["data"].items():  # lists of numbers are copies, not views
+            if isinstance(value, list) and value:
+                assert value is not spec.panels[0].data[key]
+
+    Point = namedtuple("Point", "x y")
+
+    @dataclasses.dataclass
+    class Inner:
+        values: list[float]
+        pairs: tuple[tuple[int, str], ...]
+
+    @dataclasses.dataclass
+    class Outer:
+        inner: Inner
+        nested: dict[str, list[list[float]]]
+        point: Point
+        other: set[int]
+
+    outer = Outer(Inner([1.0, 2.5], ((1, "a"),)), {"g": [[0.1], [0.2, None]]}, Point(1, [2]), {3})
+    plain = as_plain_dict(outer)
+    assert plain == dataclasses.asdict(outer)
+    assert type(plain["point"]) is Point and type(plain["inner"]["pairs"]) is tuple
+    plain["inner"]["values"].append(9.0)
+    plain["nested"]["g"][0].append(9.0)
+    plain["other"].add(4)
+    assert outer.inner.values == [1.0, 2.5] and outer.nested["g"][0] == [0.1]
+    assert outer.other == {3}

@@ -11,7 +11,7 @@ category index) and ``value`` ``[category position, value]``. Opt-in: the defaul
 from __future__ import annotations
 
 import colorsys
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 import numpy as np
@@ -22,6 +22,7 @@ from pydantic import Field
 
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import centres
+from figgen.plain import as_plain_dict
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
@@ -105,7 +106,7 @@ class BarData:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return as_plain_dict(self)
 
     def bottoms(self) -> np.ndarray:
         """Where each series' bars start (series x category): stacked on the ones before."""

@@ -10,7 +10,7 @@ families (plot type, titles, axis scales, ticks, cross-panel comparisons) live i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
 
 import numpy as np
@@ -20,6 +20,7 @@ from matplotlib.colorbar import Colorbar
 from matplotlib.legend import Legend
 from matplotlib.typing import LegendLocType
 
+from figgen.plain import as_plain_dict
 from figgen.sample.text import Vocabulary
 from figgen.sections import Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
@@ -78,7 +79,7 @@ class PanelData:
         return cls(**{key: value for key, value in data.items() if key in names})
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)  # type: ignore[call-overload, no-any-return]
+        return as_plain_dict(self)
 
 
 @dataclass

@@ -70,10 +70,10 @@ def _zlib_png(pixels: np.ndarray, level: int) -> bytes:
     height, width, channels = pixels.shape
     rows = np.empty((height, 1 + width * channels), dtype=np.uint8)
     rows[:, 0] = _UP_FILTER  # the first row's "previous row" is all zeros: itself
-    # Splitting each row's unit-stride axis into (width, channels) is always a view.
-    body = rows[:, 1:].reshape(height, width, channels)
-    body[0] = pixels[0]
-    np.subtract(pixels[1:], pixels[:-1], out=body[1:])  # uint8 wraps modulo 256, as PNG wants
+    # Pack the (maybe alpha-strided) pixels once, so the subtraction runs on unit strides.
+    packed = np.ascontiguousarray(pixels).reshape(height, width * channels)
+    rows[0, 1:] = packed[0]
+    np.subtract(packed[1:], packed[:-1], out=rows[1:, 1:])  # uint8 wraps modulo 256, as PNG wants
     header = struct.pack(">IIBBBBB", width, height, 8, _COLOR_TYPE[channels], 0, 0, 0)
     return b"".join(
         (

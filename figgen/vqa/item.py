@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from figgen.errors import FiggenError
+from figgen.plain import as_plain_dict
 
 Level = Literal[1, 2, 3]
 Scope = Literal["figure", "panel", "cross-panel"]
@@ -61,7 +62,7 @@ class QAItem:
     evidence: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return as_plain_dict(self)
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> QAItem:
