@@ -255,31 +255,67 @@ import figgen
 from figgen.config import config_from_dict
 from figgen.generate import generate_figure
 
-cfg = config_from_dict(json.loads(sys.argv[1]))
-seed, indices = int(sys.argv[2]), json.loads(sys.argv[3])
-generate_figure(cfg, seed, indices[0])  # fonts and mathtext caches, outside the timing
-cpu = 0.0
-for index in indices:
+cfg, seed = config_from_dict(json.loads(sys.argv[1])), int(sys.argv[2])
+print(json.dumps({"source": figgen.__file__}), flush=True)
+for line in sys.stdin:
+    index, timed = json.loads(line)
     start = time.process_time()
     generate_figure(cfg, seed, index)
-    cpu += time.process_time() - start
-print(json.dumps({"cpu": cpu, "source": figgen.__file__}))
+    print(json.dumps(time.process_time() - start if timed else None), flush=True)
 """
-"""Figures ``indices`` of ``seed`` under a config dict, CPU seconds of ``generate_figure``
-only: the same call at every revision since the core landed."""
+"""A figure server for one revision: reads ``[index, timed]`` lines, generates that figure of
+``seed`` under a config dict, answers with its CPU seconds (``generate_figure`` only: the same
+call at every revision since the core landed)."""
 
 AGAINST_CONFIGS = {"default": {}, "tiny": "tiny"}
-"""The two ends of the range the build-speed issue quotes (default figures, tiny ones)."""
+"""The default figures the issue's range is about, and the tiny ones beside them."""
 
 
-def against_report(rev: str, n: int, seed: int, chunk: int = 10) -> None:
+class _FigureServer:
+    def __init__(self, root: Path, config: dict[str, object], seed: int) -> None:
+        command = [sys.executable, "-c", AGAINST_CHILD, json.dumps(config), str(seed)]
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        self.process = subprocess.Popen(  # in root: "-c" puts the working folder first
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=root
+        )
+        source = json.loads(self._read())["source"]
+        assert Path(source).is_relative_to(root), f"{source} is not under {root}"
+
+    def figure(self, index: int, *, timed: bool = True) -> float | None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps([index, timed]) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self._read())  # type: ignore[no-any-return]
+
+    def _read(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"figure server exited with {self.process.wait()}")
+        return line
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def against_report(rev: str, n: int, seed: int) -> None:
     """Figures per CPU second of revision ``rev`` and of this tree, on the same figures.
 
-    ``rev`` is unpacked with ``git archive`` and imported from there; the two run in
-    alternating child processes, ``chunk`` figures at a time, so a drift of the machine's
-    speed lands on both. Each uses its own default PNG encoder (the default build's).
+    ``rev`` is unpacked with ``git archive`` and imported from there. One long-lived process
+    per revision draws the figures in turn, figure by figure (the order swapped every figure),
+    so a drift of the machine's speed lands on both within seconds. Each uses its own default
+    PNG encoder (what its default build wrote). Both first draw figure 0 untimed (fonts,
+    mathtext caches).
     """
     repo = Path(__file__).resolve().parent.parent
+    label = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--short", rev],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder, "tree")
         tree.mkdir()
@@ -287,12 +323,6 @@ def against_report(rev: str, n: int, seed: int, chunk: int = 10) -> None:
             ["git", "-C", str(repo), "archive", rev], check=True, capture_output=True
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-        label = subprocess.run(
-            ["git", "-C", str(repo), "rev-parse", "--short", rev],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
         for name, preset in AGAINST_CONFIGS.items():
             config = (
                 tomllib.loads((repo / "figgen" / "presets" / f"{preset}.toml").read_text())
@@ -300,19 +330,21 @@ def against_report(rev: str, n: int, seed: int, chunk: int = 10) -> None:
                 else preset
             )
             figures = n if name == "default" else 50  # the issue's tiny figure: N=50
-            cpu = {label: 0.0, "now": 0.0}
-            for start in range(0, figures, chunk):
-                indices = list(range(start, min(figures, start + chunk)))
-                for which, root in ((label, tree), ("now", repo)):
-                    command = [sys.executable, "-c", AGAINST_CHILD, json.dumps(config)]
-                    command += [str(seed), json.dumps(indices)]
-                    env = {**os.environ, "PYTHONPATH": str(root)}
-                    out = subprocess.run(  # in root: "-c" puts the working folder first
-                        command, check=True, capture_output=True, text=True, env=env, cwd=root
-                    ).stdout
-                    result = json.loads(out.splitlines()[-1])
-                    assert Path(result["source"]).is_relative_to(root), result["source"]
-                    cpu[which] += result["cpu"]
+            servers = {
+                label: _FigureServer(tree, config, seed),
+                "now": _FigureServer(repo, config, seed),
+            }
+            cpu = dict.fromkeys(servers, 0.0)
+            try:
+                for server in servers.values():
+                    server.figure(0, timed=False)
+                for index in range(figures):
+                    order = list(servers) if index % 2 == 0 else list(servers)[::-1]
+                    for which in order:
+                        cpu[which] += servers[which].figure(index) or 0.0
+            finally:
+                for server in servers.values():
+                    server.close()
             old, new = figures / cpu[label], figures / cpu["now"]
             print(
                 f"figures per CPU second, {name} config, figures 0-{figures - 1} of seed {seed}: "

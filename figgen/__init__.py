@@ -7,37 +7,33 @@ dataset builder and ``figgen.vqa`` / ``figgen.eval`` for questions and scoring.
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
+
+from figgen.lazy import lazy_exports
 
 try:
     __version__ = version("figgen")
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
-from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig, load_config
     from figgen.errors import FiggenError
     from figgen.spec import FigureSpec, PanelSpec
 
-_EXPORTS = {
-    "FigureConfig": "figgen.config",
-    "load_config": "figgen.config",
-    "FiggenError": "figgen.errors",
-    "FigureSpec": "figgen.spec",
-    "PanelSpec": "figgen.spec",
-}
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "FigureConfig": "figgen.config",
+        "load_config": "figgen.config",
+        "FiggenError": "figgen.errors",
+        "FigureSpec": "figgen.spec",
+        "PanelSpec": "figgen.spec",
+    },
+)
 """Imported on first use, so ``import figgen.<part>`` does not load matplotlib for every part
 (the command line starts its build workers before it imports the drawing code)."""
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        import importlib
-
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'figgen' has no attribute {name!r}")
-
 
 __all__ = [
     "FigureConfig",

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 import figgen
 
@@ -77,3 +81,28 @@ def test_the_build_stages_do_not_import_later_stages() -> None:
             if module.startswith(stage):
                 bad = [t for t in targets if t.startswith(forbidden)]
                 assert not bad, (module, bad)
+
+
+def test_the_command_line_starts_without_the_drawing_code() -> None:
+    """`figgen --help` and the start of every command load no matplotlib or scipy: the
+    packages import their parts on first use, and a build's fork server starts first."""
+    heavy = ("matplotlib", "scipy", "figgen.render", "figgen.kinds", "figgen.density.compose")
+    code = "import sys, figgen.cli, figgen.launch; "
+    code += f"print([m for m in {heavy!r} if m in sys.modules])"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT.parent
+    ).stdout.strip()
+    assert loaded == "[]"
+
+
+def test_lazy_package_names_resolve_and_unknown_names_are_attribute_errors() -> None:
+    import figgen.density
+    import figgen.scale
+    import figgen.view
+
+    for package in (figgen, figgen.density, figgen.scale, figgen.view):
+        for name in package.__all__:
+            assert getattr(package, name) is not None, (package.__name__, name)
+        with pytest.raises(AttributeError, match="has no attribute 'missing'"):
+            package.missing  # noqa: B018
+    assert figgen.scale.shards.__name__ == "figgen.scale.shards"

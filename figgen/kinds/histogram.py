@@ -384,7 +384,7 @@ def _draw_bins(
         corners = [(x0, base), (x1, base), (x1, counts), (x0, counts)]
     verts = np.stack([np.stack(xy, axis=-1) for xy in corners], axis=1)
     bins = PolyCollection(
-        verts,
+        list(verts),
         closed=True,
         facecolors=color,
         edgecolors=edge_kw.get("edgecolor") or "none",

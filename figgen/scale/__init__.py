@@ -6,8 +6,9 @@ The names below are imported on first use, so :mod:`figgen.scale.workers` can be
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from figgen.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from figgen.scale import shards
@@ -21,24 +22,19 @@ if TYPE_CHECKING:
     )
     from figgen.storage import BuildStore
 
-_EXPORTS = {
-    "BuildStore": "figgen.storage",
-    "DaskCluster": "figgen.scale.executors",
-    "Executor": "figgen.scale.executors",
-    "InProcess": "figgen.scale.executors",
-    "LocalPool": "figgen.scale.executors",
-    "Task": "figgen.scale.executors",
-    "make_executor": "figgen.scale.executors",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    if name == "shards":
-        return importlib.import_module("figgen.scale.shards")
-    raise AttributeError(f"module 'figgen.scale' has no attribute {name!r}")
-
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "BuildStore": "figgen.storage",
+        "DaskCluster": "figgen.scale.executors",
+        "Executor": "figgen.scale.executors",
+        "InProcess": "figgen.scale.executors",
+        "LocalPool": "figgen.scale.executors",
+        "Task": "figgen.scale.executors",
+        "make_executor": "figgen.scale.executors",
+        "shards": "figgen.scale.shards",
+    },
+)
 
 __all__ = [
     "BuildStore",
