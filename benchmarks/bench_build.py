@@ -236,9 +236,12 @@ def bare_processes_wall(count: int, n: int, seed: int, settings: PngSettings) ->
 def ceiling_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
     """Two independent bare-matplotlib processes against one, on the same work: the machine."""
     ratios = []
-    for _ in range(repeats):
-        one = bare_processes_wall(1, n, seed, PngSettings.of(cfg.image))
-        two = bare_processes_wall(2, n, seed, PngSettings.of(cfg.image))
+    for repeat in range(repeats):  # alternating which runs first, as the worker pairs do
+        walls = {
+            count: bare_processes_wall(count, n, seed, PngSettings.of(cfg.image))
+            for count in ((1, 2) if repeat % 2 == 0 else (2, 1))
+        }
+        one, two = walls[1], walls[2]
         print(
             f"bare matplotlib, {n} specs of seed {seed}: "
             f"1 process {one:.1f} s, 2 at once {two:.1f} s wall"

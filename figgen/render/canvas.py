@@ -14,6 +14,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
+from figgen.config import FontConfig
 from figgen.kinds import KINDS, Drawn
 from figgen.kinds.ticks import FittingLocator
 from figgen.render.frame import lower_background_frame
@@ -115,3 +116,21 @@ def encode_png(fig: Figure, settings: PngSettings) -> bytes:
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     return encode_rgba(np.asarray(canvas.buffer_rgba()), settings)
+
+
+def warm_fonts() -> None:
+    """Load every default font family and mathtext font set once, in this process.
+
+    matplotlib loads a font file, and builds a mathtext font set, the first time a figure
+    uses it, and keeps it for the process. A process that will fork workers calls this
+    first, so the workers share the loaded fonts instead of each loading them again. Caches
+    only: nothing drawn later changes.
+    """
+    fonts = FontConfig()
+    for family in fonts.families:
+        for fontset in fonts.mathtext_fontsets:
+            with mpl.rc_context({"font.family": [family], "mathtext.fontset": fontset}):
+                fig = Figure(figsize=(1, 1), dpi=50)
+                FigureCanvasAgg(fig)
+                fig.text(0.1, 0.5, "Ag 1.5 $x_i^2 \\alpha$")
+                fig.canvas.draw()

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from multiprocessing import forkserver, get_all_start_methods, get_context, resource_tracker
 from multiprocessing.context import BaseContext
 
-WORKER_PRELOAD = ("figgen.build", "figgen.generate", "figgen.vqa")
-"""What every figure task imports (matplotlib, the kinds, the fonts, the question builders):
-imported once, in the fork server, so each worker starts ready instead of importing it all
-again."""
+WORKER_PRELOAD = ("figgen.preload",)
+"""What every figure task needs (matplotlib, the kinds, the question builders, the default
+fonts loaded): imported once, in the fork server, so each worker starts ready instead of
+importing and loading it all again."""
 
 _early_server = False
 _early_tracker = False
