@@ -8,8 +8,10 @@ when the first figure is handed out instead of a second later.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
 from collections.abc import Sequence
 from multiprocessing import forkserver, get_all_start_methods, get_context, resource_tracker
 from multiprocessing.context import BaseContext
@@ -72,9 +74,19 @@ def take_over_early() -> tuple[bool, bool]:
 
 
 def stop_forkserver() -> None:
-    """End the fork server this process started (if any) and reap it."""
-    if forkserver_pid() is not None:
-        forkserver._forkserver._stop()  # type: ignore[attr-defined]
+    """End the fork server this process started (if any) and reap it.
+
+    The server holds nothing but the imported code (its workers have exited and been reaped
+    when the pool closed), so it is killed rather than asked to exit: a clean interpreter
+    shutdown of a process that imported matplotlib takes a quarter of a second, at the end
+    of every build. ``_stop`` then reaps it and removes its socket, as after a normal exit.
+    """
+    pid = forkserver_pid()
+    if pid is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    forkserver._forkserver._stop()  # type: ignore[attr-defined]
 
 
 def stop_early() -> None:
