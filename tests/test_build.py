@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -35,10 +36,15 @@ def test_manifest_counts_agree_with_records(small_build: Path) -> None:
 
 @pytest.mark.slow
 def test_worker_count_does_not_change_a_byte(
-    tmp_path: Path, small_build: Path, small_config: FigureConfig
+    tmp_path: Path,
+    small_build: Path,
+    small_config: FigureConfig,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     parallel = tmp_path / "parallel"
-    build_dataset(parallel, n=6, seed=11, workers=2, config=small_config, progress=False)
+    with caplog.at_level(logging.INFO, logger="figgen.vqa.files"):
+        build_dataset(parallel, n=6, seed=11, workers=2, config=small_config, progress=False)
+    assert "(6 made by the build's workers)" in caplog.text
     assert _files(parallel) == _files(small_build)
     for name in ("qa.jsonl", "descriptions.jsonl"):  # made by the workers, joined in order
         assert (parallel / name).read_bytes() == (small_build / name).read_bytes()
@@ -71,7 +77,10 @@ def test_interrupted_build_resumes_without_touching_finished_files(
 
 
 def test_a_build_killed_before_joining_the_questions_resumes_to_the_same_files(
-    tmp_path: Path, small_build: Path, small_config: FigureConfig
+    tmp_path: Path,
+    small_build: Path,
+    small_config: FigureConfig,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     out = tmp_path / "ds"
     build_dataset(
@@ -84,8 +93,10 @@ def test_a_build_killed_before_joining_the_questions_resumes_to_the_same_files(
     assert len(list((out / ".qa-parts").glob("*.jsonl"))) == 3
     (out / ".qa-parts" / "fig-000004.jsonl.tmp-999").write_text("half a part")
 
-    summary = build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)
+    with caplog.at_level(logging.INFO, logger="figgen.vqa.files"):
+        summary = build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)
     assert summary.generated == 0
+    assert "(3 made by the build's workers)" in caplog.text  # the parts were joined, not redone
     for name in ("qa.jsonl", "descriptions.jsonl", "manifest.json"):
         assert (out / name).read_bytes() == (small_build / name).read_bytes(), name
     assert not (out / ".qa-parts").exists()
