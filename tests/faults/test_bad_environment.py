@@ -80,7 +80,7 @@ def test_full_disk_during_a_build_keeps_every_finished_figure(
 ) -> None:
     reference = tmp_path / "reference"
     assert figgen(*build_args(reference, tiny_config, n=6))[0] == 0
-    disk = small_disk("96k")  # room for about two of the six figures
+    disk = small_disk("160k")  # room for about two of the six figures and their question parts
     out = disk / "ds"
 
     code, err = figgen(*build_args(out, tiny_config, n=6))
