@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from figgen.vqa.measures import display
+
 if TYPE_CHECKING:
     from figgen.vqa.context import FigureContext
 
@@ -114,14 +116,6 @@ def _mark_half_px(ctx: FigureContext, panel: dict[str, Any]) -> float:
     return max(marker, _line_half_px(ctx, panel))
 
 
-def _display(values: Sequence[float], scale: str) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
-    if scale == "log":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log10(array)
-    return array
-
-
 def _axis_points(
     ctx: FigureContext, panel: dict[str, Any], axis: int, scale: str
 ) -> tuple[list[float], list[float]]:
@@ -129,7 +123,7 @@ def _axis_points(
     width, sit at that line's smallest and largest value. A record without line boxes falls
     back to the plot box, whose matplotlib margins (5% of the span) hold all lines."""
     key, half = ("x", "y")[axis], _line_half_px(ctx, panel)
-    series = [_display(line[key], scale) for line in panel["data"].get("series", [])]
+    series = [display(line[key], scale) for line in panel["data"].get("series", [])]
     boxes = {int(e["series"]): e["bbox"] for e in ctx.elements(panel["index"], "line")}
     spans: list[tuple[np.ndarray, float, float]] = []
     if boxes:
@@ -166,7 +160,7 @@ def vertex_pixels(ctx: FigureContext, panel: dict[str, Any]) -> list[np.ndarray]
         values, pixels = _axis_points(ctx, panel, axis, panel.get(scale, "linear"))
         fit = np.polyfit(values, pixels, 1) if len(set(values)) >= 2 else None
         for s, line in enumerate(panel["data"].get("series", [])):
-            shown = _display(line[key], panel.get(scale, "linear"))
+            shown = display(line[key], panel.get(scale, "linear"))
             if fit is not None:
                 columns[axis].append(fit[0] * shown + fit[1])
             else:  # flat lines only: each runs mid-box
