@@ -5,8 +5,11 @@ Charts are separated by the first cue present, in this order:
 1. ``explicit``: heading lines such as "Chart 2", "### Subplot 3:", "**Panel (b)**";
 2. ``column``: a table column naming the chart (``| Chart | Series Name | X | Y |``);
 3. ``tables``: several separate tables, each starting with its own header row;
-4. ``structural``: one continuous table, cut where a series block repeats a series name of
-   the current chart, or shares fewer than half of its x entries with the current chart;
+4. ``structural``: one continuous table (the paper's "structural cues such as x-axis
+   sequences and series structure"): rows are cut into series runs where the series name
+   changes or the x sequence resets (an x repeats, or numeric x turn back), and a run starts
+   a new chart when its series name is already in the current chart or it shares fewer than
+   half of its x entries with it;
 5. ``single``: one chart.
 
 Reasoning wrapped in ``<think>`` tags is ignored, and a table row holding only a heading
@@ -17,10 +20,12 @@ is a numeric error: cells are kept as text and converted to numbers only when sc
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from figgen.density.match import cell_number
 from figgen.density.tables import Row
 
 Segmentation = Literal["explicit", "column", "tables", "structural", "single", "none"]
@@ -161,25 +166,48 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def split_structurally(rows: list[Row]) -> list[list[Row]]:
-    """Cut one continuous table into charts at series blocks that cannot belong together."""
-    blocks: list[list[Row]] = []
+def _resets(run: list[Row], row: Row) -> bool:
+    """Whether ``row`` starts the series' x sequence again: its x repeats one of the run, or
+    a numeric x steps back against the direction the run has kept so far."""
+    x = _norm(row.x)
+    if any(_norm(r.x) == x for r in run):
+        return True
+    new = cell_number(row.x)
+    values = [v for r in run if (v := cell_number(r.x)) is not None]
+    if new is None or len(values) < 2 or len(values) < len(run):
+        return False
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    rising, falling = all(d > 0 for d in steps), all(d < 0 for d in steps)
+    return (rising and new < values[-1]) or (falling and new > values[-1])
+
+
+def series_runs(rows: list[Row]) -> list[list[Row]]:
+    """Consecutive rows of one series name, cut where the x sequence resets: two charts in a
+    row whose series have the same name ("Series 1") are two runs."""
+    runs: list[list[Row]] = []
     for row in rows:
-        if blocks and _norm(blocks[-1][-1].series) == _norm(row.series):
-            blocks[-1].append(row)
+        if runs and _norm(runs[-1][-1].series) == _norm(row.series) and not _resets(runs[-1], row):
+            runs[-1].append(row)
         else:
-            blocks.append([row])
+            runs.append([row])
+    return runs
+
+
+def split_structurally(rows: list[Row]) -> list[list[Row]]:
+    """Cut one continuous table into charts: a series run starts a new chart when its name is
+    already in the current chart (the series set repeats) or it shares fewer than half of its
+    x entries with the current chart (another x axis)."""
     charts: list[list[Row]] = []
     names: set[str] = set()
     xs: set[str] = set()
-    for block in blocks:
-        name = _norm(block[0].series)
-        block_xs = {_norm(r.x) for r in block}
-        shared = len(block_xs & xs) / max(1, min(len(block_xs), len(xs)))
+    for run in series_runs(rows):
+        name = _norm(run[0].series)
+        run_xs = {_norm(r.x) for r in run}
+        shared = len(run_xs & xs) / max(1, min(len(run_xs), len(xs)))
         if not charts or name in names or shared < 0.5:
             charts.append([])
             names, xs = set(), set()
-        charts[-1] += block
+        charts[-1] += run
         names.add(name)
-        xs |= block_xs
+        xs |= run_xs
     return charts

@@ -72,9 +72,7 @@ def build_metrics(
         "other_matching": {
             "matching": other,
             "models": {
-                model: {
-                    str(k): {key: v[key] for key in SENSITIVE} for k, v in by_density.items()
-                }
+                model: {str(k): {key: v[key] for key in SENSITIVE} for k, v in by_density.items()}
                 for model, by_density in other_table.items()
             },
         },
