@@ -82,6 +82,9 @@ def build(
         f"k={d}: {sum(c.density == d for c in manifest.compounds)}" for d in manifest.densities
     )
     typer.echo(f"{out}: {len(manifest.tables)} source charts, compounds {counts}")
+    if manifest.skipped:
+        reasons = "; ".join(f"{n} {why}" for why, n in sorted(manifest.skipped.items()))
+        typer.echo(f"panels not used as source charts: {reasons}")
     if manifest.failed:
         typer.echo(f"left out (could not be rendered): {', '.join(sorted(manifest.failed))}")
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from figgen.density.match import greedy_nearest, hungarian, map_series, match_chart
+from figgen.density.match import Distance, greedy_nearest, hungarian, map_series, match_chart
 from figgen.density.metrics import score_chart
 
 from .helpers import rows, table
@@ -88,6 +88,10 @@ def _brute_force(n: int, m: int, dist: dict[tuple[int, int], float]) -> tuple[in
     return best
 
 
+def _lookup(dist: dict[tuple[int, int], float]) -> Distance:
+    return lambda i, j: dist.get((i, j))
+
+
 def test_hungarian_against_every_assignment_and_greedy_never_better() -> None:
     rng = random.Random(11)
     for _ in range(150):
@@ -99,7 +103,7 @@ def test_hungarian_against_every_assignment_and_greedy_never_better() -> None:
             if rng.random() < 0.7
         }
         size, total = _brute_force(n, m, dist)
-        found = hungarian(n, m, lambda i, j: dist.get((i, j)))
+        found = hungarian(n, m, _lookup(dist))
         assert len(found) == size and sum(dist[p] for p in found) == pytest.approx(total)
-        greedy = greedy_nearest(n, m, lambda i, j: dist.get((i, j)))
+        greedy = greedy_nearest(n, m, _lookup(dist))
         assert len({j for _, j in greedy}) == len(greedy) <= size
