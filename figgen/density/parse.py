@@ -49,9 +49,11 @@ class ParsedReply:
     malformed_rows: int = 0
     format_error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, Any]:
+        """What an answers row keeps: rows per chart and the format, not the cells (scoring
+        parses the raw reply again)."""
         return {
-            "charts": [[[r.series, r.x, r.y] for r in chart] for chart in self.charts],
+            "rows_per_chart": [len(chart) for chart in self.charts],
             "segmentation": self.segmentation,
             "malformed_rows": self.malformed_rows,
             "format_error": self.format_error,
@@ -78,8 +80,6 @@ def _cells(line: str) -> list[str] | None:
 def _header_columns(cells: list[str]) -> _Columns | None:
     """Column positions when ``cells`` is a header row ("Series Name | X Value | Y Value")."""
     lowered = [c.lower() for c in cells]
-    if not any("series" in c or "name" in c for c in lowered):
-        return None
     if not any(c.startswith("x") or "x value" in c for c in lowered):
         return None
     columns = _Columns(chart=None)
@@ -119,22 +119,25 @@ def parse_tables(text: str | None) -> ParsedReply:
     entries: list[_Entry] = []
     columns = _Columns()
     headings, tables = -1, 0
+    width = 3
     for line in _THINKING.sub("", text).splitlines():
-        if line.strip().startswith("```"):
+        if line.lstrip().startswith("```"):
             continue
         cells = _cells(line)
-        if cells is None or (_HEADING.match(cells[0]) and not any(cells[1:])):
+        if cells is None or (not any(cells[1:]) and _HEADING.match(cells[0])):
             if _HEADING.match(line.strip().strip("|")):
                 headings += 1
             continue
-        if any(cells) and all(_SEPARATOR.match(c) for c in cells if c):
+        # cheap tests on the whole line first: most lines are data rows
+        if "--" in line and any(cells) and all(_SEPARATOR.match(c) for c in cells if c):
             continue
-        header = _header_columns(cells)
+        lowered = line.lower()
+        header = _header_columns(cells) if "series" in lowered or "name" in lowered else None
         if header is not None:
             columns = header
+            width = max(columns.series, columns.x, columns.y, columns.chart or 0) + 1
             tables += 1
             continue
-        width = max(columns.series, columns.x, columns.y, columns.chart or 0) + 1
         if len(cells) == 4 and width == 3:  # an unlabelled chart column first
             columns = _Columns(series=1, x=2, y=3, chart=0)
             width = 4

@@ -215,17 +215,13 @@ def folder_sources(folder: Path) -> list[SourceChart]:
     return sources
 
 
-def load_sources(
-    folder: str | Path, skipped: dict[str, int] | None = None
-) -> list[SourceChart]:
+def load_sources(folder: str | Path, skipped: dict[str, int] | None = None) -> list[SourceChart]:
     """The source charts of a figgen build or of a folder of PNG + CSV pairs; a build's panels
     that are not source charts are counted by reason into ``skipped``."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FiggenError(f"--source {folder} is not a folder; pass a figgen build or PNG + CSV")
-    sources = (
-        figgen_sources(folder, skipped) if is_figgen_build(folder) else folder_sources(folder)
-    )
+    sources = figgen_sources(folder, skipped) if is_figgen_build(folder) else folder_sources(folder)
     if not sources:
         raise FiggenError(
             f"{folder} has no chart with a table (line panels with markers, bar panels); "
