@@ -30,6 +30,11 @@ app = typer.Typer(
 )
 
 
+class MatchingRule(StrEnum):
+    greedy = "greedy"
+    hungarian = "hungarian"
+
+
 class ComposeMode(StrEnum):
     paper = "paper"
     native = "native"
@@ -77,6 +82,9 @@ def build(
         f"k={d}: {sum(c.density == d for c in manifest.compounds)}" for d in manifest.densities
     )
     typer.echo(f"{out}: {len(manifest.tables)} source charts, compounds {counts}")
+    if manifest.skipped:
+        reasons = "; ".join(f"{n} {why}" for why, n in sorted(manifest.skipped.items()))
+        typer.echo(f"panels not used as source charts: {reasons}")
     if manifest.failed:
         typer.echo(f"left out (could not be rendered): {', '.join(sorted(manifest.failed))}")
 
@@ -152,6 +160,10 @@ def score(
     x_tolerance: Annotated[
         float, typer.Option(help="Numeric x match tolerance, as a fraction of the x range.")
     ] = X_TOLERANCE,
+    matching: Annotated[
+        MatchingRule,
+        typer.Option(help="greedy: A.1's literal rule; hungarian: optimal assignment."),
+    ] = MatchingRule.greedy,
     reference_model: Annotated[
         str | None, typer.Option(help="Reference model of the mixed model (default: first).")
     ] = None,
@@ -163,10 +175,18 @@ def score(
     if not 0 < x_tolerance <= 1:
         raise FiggenError(f"--x-tolerance {x_tolerance} must be in (0, 1], e.g. 0.05")
     metrics = write_report(
-        data, answers, out, x_tolerance=x_tolerance, reference_model=reference_model
+        data,
+        answers,
+        out,
+        x_tolerance=x_tolerance,
+        matching=matching.value,
+        reference_model=reference_model,
     )
     for model, values in metrics["models"].items():
         for density, e in values["by_density"].items():
             mae = "n/a" if e["mae"] is None else f"{e['mae']:.2f}"
-            typer.echo(f"{model} k={density}: RFV {e['rfv']:.3f}, EC {e['ec'] or 0:.3f}, MAE {mae}")
+            typer.echo(
+                f"{model} k={density}: RFV {e['rfv']:.3f}, EC clipped {e['ec_clipped'] or 0:.3f} "
+                f"(A.1 {e['ec'] or 0:.3f}), MAE {mae}"
+            )
     typer.echo(f"report: {out / 'report.md'}")

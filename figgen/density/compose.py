@@ -4,9 +4,13 @@ Grouping (both modes): for each density k the source ids, sorted, are shuffled b
 seeded with ``(seed, k)`` and cut into consecutive groups of k, so a chart appears at most
 once per density (sampling without replacement) and the incomplete last group is dropped.
 
-Paper mode: each source image is resized to width 800 keeping its aspect (Lanczos), laid out
-row-major on a 1x1, 1x3, 2x3 or 3x3 grid with 10 px between neighbours on a white canvas;
-each row is as tall as its tallest image and images sit at the top-left of their cells.
+Paper mode: k = 1 is the original chart, as it is (transparency shown on white). For k > 1
+each source image is resized to width 800 keeping its aspect (Lanczos), laid out row-major on
+a 1x3, 2x3 or 3x3 grid with 10 px between neighbours on a white canvas; each row is as tall
+as its tallest image and images sit at the top-left of their cells.
+
+Native mode (figgen builds): each panel is drawn alone in its own style at one cell size
+(:mod:`figgen.density.native`) and the cells are laid out the same way, unresized.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import logging
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +39,9 @@ from figgen.errors import FiggenError
 from figgen.eval.image import PNG_COMPRESS_LEVEL
 from figgen.render import RepairFailed
 from figgen.storage import atomic_write_bytes, atomic_write_text
+
+if TYPE_CHECKING:
+    from figgen.density.native import NativeCache
 
 log = logging.getLogger(__name__)
 
@@ -75,11 +82,13 @@ def _on_white(img: Any) -> Any:
     return img.convert("RGB")
 
 
-def resize_to_width(png: bytes, width: int) -> bytes:
-    """The image scaled to ``width`` pixels wide, keeping its aspect, as an RGB PNG."""
+def resize_to_width(png: bytes, width: int | None) -> bytes:
+    """The image scaled to ``width`` pixels wide (None: as it is), keeping its aspect, as an
+    RGB PNG."""
     from PIL import Image
 
     with Image.open(io.BytesIO(png)) as img:
+        width = width or img.width
         height = max(1, round(img.height * width / img.width))
         rgb = _on_white(img)
         resized = (
@@ -90,6 +99,11 @@ def resize_to_width(png: bytes, width: int) -> bytes:
     out = io.BytesIO()
     resized.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
+
+
+def on_white_png(png: bytes) -> bytes:
+    """The image at its own size as an RGB PNG, transparency shown on white."""
+    return resize_to_width(png, None)
 
 
 def paste_grid(
@@ -121,9 +135,9 @@ def source_png(source: SourceChart) -> bytes:
     """The source chart's picture: the given PNG, or the figgen panel rendered on its own."""
     if source.image is not None:
         return source.image.read_bytes()
-    from figgen.density.native import render_panels
+    from figgen.density.native import render_panel
 
-    return render_panels([source], (1, 1), source.id).png
+    return render_panel(source).png
 
 
 Composed = tuple[bytes, list[BBox], dict[str, Any] | None]
@@ -164,7 +178,8 @@ def build_density(
     """
     from tqdm.auto import tqdm
 
-    sources = load_sources(source)
+    skipped: dict[str, int] = {}
+    sources = load_sources(source, skipped)
     if mode == "native" and any(s.figure is None for s in sources):
         raise FiggenError("--mode native re-renders figgen panels; pass a figgen build as --source")
     densities = sorted(set(densities))
@@ -182,22 +197,27 @@ def build_density(
         margin=margin,
         tables={sid: s.table for sid, s in by_id.items()},
         kinds={sid: s.kind for sid, s in by_id.items()},
+        skipped=skipped,
     )
     _settings_guard(out, manifest)
     (out / FIGURES).mkdir(parents=True, exist_ok=True)
     if mode == "paper":
-        cache = _SourceCache(out / "sources", width)
-        for sid in tqdm(list(by_id), desc="sources", unit="chart", disable=not progress):
-            try:
-                cache.png(by_id[sid])
-            except RENDER_FAILURES as exc:
-                manifest.failed[sid] = _reason(exc)
-                log.warning("source %s left out: %s", sid, manifest.failed[sid])
-        usable = [sid for sid in by_id if sid not in manifest.failed]
+        cache = _SourceCache(out / "sources", width, keep_original=1 in densities)
+        prepare: Callable[[SourceChart], object] = cache.resized
         compose: ComposeGroup = _paper_composer(cache, margin)
     else:
-        usable = list(by_id)
-        compose = _native_composer()
+        from figgen.density.native import NativeCache
+
+        native = NativeCache(out / "sources")
+        prepare = native.panel
+        compose = _native_composer(native, margin)
+    for sid in tqdm(list(by_id), desc="sources", unit="chart", disable=not progress):
+        try:
+            prepare(by_id[sid])
+        except RENDER_FAILURES as exc:
+            manifest.failed[sid] = _reason(exc)
+            log.warning("source %s left out: %s", sid, manifest.failed[sid])
+    usable = [sid for sid in by_id if sid not in manifest.failed]
     groups = {k: group_sources(usable, k, seed) for k in densities}
     manifest.dropped = {str(k): len(usable) - k * len(groups[k]) for k in densities}
     tasks = [(k, number, ids) for k in densities for number, ids in enumerate(groups[k])]
@@ -258,33 +278,49 @@ def _compound(
 
 
 class _SourceCache:
-    """Each source resized to the paper's width once, kept in ``DIR/sources``."""
+    """Each source's picture kept in ``DIR/sources``: resized to the paper's width, and for
+    figgen panels (drawn here, not read from a file) also as originally drawn."""
 
-    def __init__(self, folder: Path, width: int) -> None:
+    def __init__(self, folder: Path, width: int, *, keep_original: bool) -> None:
         self.folder = folder
         self.width = width
-        folder.mkdir(parents=True, exist_ok=True)
+        self.keep_original = keep_original
+        (folder / "original").mkdir(parents=True, exist_ok=True)
 
-    def png(self, source: SourceChart) -> bytes:
+    def original(self, source: SourceChart) -> bytes:
+        if source.image is not None:
+            return source.image.read_bytes()
+        path = self.folder / "original" / f"{source.id}.png"
+        if not path.is_file():
+            atomic_write_bytes(path, source_png(source))
+        return path.read_bytes()
+
+    def resized(self, source: SourceChart) -> bytes:
         path = self.folder / f"{source.id}.png"
         if not path.is_file():
-            atomic_write_bytes(path, resize_to_width(source_png(source), self.width))
+            original = self.original(source) if self.keep_original else source_png(source)
+            atomic_write_bytes(path, resize_to_width(original, self.width))
         return path.read_bytes()
 
 
 def _paper_composer(cache: _SourceCache, margin: int) -> ComposeGroup:
     def paper(group: list[SourceChart], grid: tuple[int, int], _: str) -> Composed:
-        png, boxes, _size = paste_grid([cache.png(s) for s in group], grid, margin)
+        if len(group) == 1:  # "the k = 1 condition uses the original chart"
+            original = cache.original(group[0])
+            png, boxes, _size = paste_grid([on_white_png(original)], grid, margin)
+            return png, boxes, None
+        png, boxes, _size = paste_grid([cache.resized(s) for s in group], grid, margin)
         return png, boxes, None
 
     return paper
 
 
-def _native_composer() -> ComposeGroup:
-    from figgen.density.native import NATIVE_CELL_IN, NATIVE_DPI, render_panels
+def _native_composer(cache: NativeCache, margin: int) -> ComposeGroup:
+    from figgen.density.native import compound_record
 
-    def native(group: list[SourceChart], grid: tuple[int, int], cid: str) -> Composed:
-        rendered = render_panels(group, grid, cid, cell_in=NATIVE_CELL_IN, dpi=NATIVE_DPI)
-        return rendered.png, rendered.boxes, rendered.record
+    def native(group: list[SourceChart], grid: tuple[int, int], _: str) -> Composed:
+        panels = [cache.panel(s) for s in group]
+        png, boxes, size = paste_grid([p.png for p in panels], grid, margin)
+        return png, boxes, compound_record(panels, boxes, grid, size)
 
     return native

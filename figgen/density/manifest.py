@@ -19,6 +19,9 @@ Mode = Literal["paper", "native"]
 BBox = tuple[float, float, float, float]
 MANIFEST = "manifest.json"
 FIGURES = "figures"
+VERSION = 2
+"""2: paper mode keeps k = 1 at the source's own size; native mode draws each chart alone in
+its own style. A build of another version is refused, not mixed with this one."""
 
 
 @dataclass
@@ -61,9 +64,13 @@ class DensityManifest:
     """Source charts left out of each density's groups (the incomplete last group)."""
     failed: dict[str, str] = field(default_factory=dict)
     """Sources or compounds that could not be rendered, with the reason."""
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Panels of a figgen build that are not source charts, counted by reason."""
+    version: int = VERSION
 
     def settings(self) -> dict[str, Any]:
         return {
+            "version": self.version,
             "mode": self.mode,
             "seed": self.seed,
             "densities": self.densities,
@@ -75,10 +82,10 @@ class DensityManifest:
     def to_dict(self) -> dict[str, Any]:
         return {
             "benchmark": "figgen-density",
-            "version": 1,
             **{k: v for k, v in self.settings().items() if k != "sources"},
             "dropped": self.dropped,
             "failed": self.failed,
+            "skipped": self.skipped,
             "sources": {
                 sid: {"kind": self.kinds[sid], "table": table.to_dict()}
                 for sid, table in self.tables.items()
@@ -109,6 +116,8 @@ class DensityManifest:
             ],
             dropped=values.get("dropped", {}),
             failed=values.get("failed", {}),
+            skipped=values.get("skipped", {}),
+            version=values.get("version", 1),
         )
 
     def compound(self, compound_id: str) -> Compound:

@@ -1,19 +1,24 @@
 """Point correspondence between a predicted and a ground-truth chart table (appendix A.1).
 
 Series: labels are case-folded and stripped. A chart with one series on each side pairs them
-directly. Otherwise every extracted series proposes its closest ground-truth series by
-Levenshtein distance, accepted when ``d <= max(len) / 2``; proposals are taken in ascending
-distance, each ground-truth series at most once. The mapping is reliable when it pairs
+directly. Otherwise extracted and ground-truth series are assigned one-to-one by Levenshtein
+distance, a pair allowed when ``d <= max(len) / 2``. The mapping is reliable when it pairs
 ``min(#extracted, #ground truth)`` series; else rows are paired in order (extracted rows in
 reply order against ground-truth rows in table order).
 
-x values, within each mapped series: numeric x by greedy one-to-one nearest neighbour (each
-extracted point proposes its closest ground-truth x, proposals in ascending distance, each
-ground-truth point used once) within ``x_tolerance`` times the chart's ground-truth x range;
-categorical x by case-folded label, then the remaining points in row order.
+x values, within each mapped series: numeric x one-to-one by distance within ``x_tolerance``
+times the chart's ground-truth x range; categorical x by case-folded label, then the remaining
+points in row order.
 
-Only points whose x is valid (a number for numeric charts, non-empty otherwise) and whose y is
-a number take part, so every matched pair can be scored.
+Two assignment rules, for series and numeric x alike: ``greedy`` is A.1 to the letter (each
+extracted item proposes its nearest allowed ground-truth item, proposals taken in ascending
+distance, each ground-truth item at most once); ``hungarian`` is Kuhn's optimal assignment
+(as many allowed pairs as possible, then the least total distance).
+
+Pairs are formed first and excluded after (A.1: "only pairs for which both x and y values can
+be converted to valid numerical values are included"): a pair counts when its extracted x is
+valid (a number on a numeric chart, non-empty otherwise) and both y values are numbers. So an
+unreadable cell drops its own pair and never shifts the rows after it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,12 @@ X_TOLERANCE = 0.05
 an evenly spaced 11-point line)."""
 
 SeriesMapping = Literal["single", "names", "row_order"]
+Matching = Literal["greedy", "hungarian"]
+MATCHINGS: tuple[Matching, ...] = ("greedy", "hungarian")
+"""``greedy``: appendix A.1's literal rule (the default); ``hungarian``: optimal assignment."""
+
+Distance = Callable[[int, int], float | None]
+"""Distance between left item i and right item j; None when the pair is not allowed."""
 
 
 _NUMBER_CELL = re.compile(
@@ -67,10 +78,20 @@ def valid_x(text: str, x_kind: XKind) -> bool:
 
 @dataclass(frozen=True)
 class _Point:
-    row: int  # position in its table
     x: str
-    x_value: float | None
-    y: float
+    x_value: float | None  # the x number on a numeric chart, else None
+    y: float | None
+    valid: bool  # x valid for the chart and y a number: the point can be scored
+
+
+def _points(rows: Sequence[Row], x_kind: XKind) -> list[_Point]:
+    """Every row as a point, valid or not (pairs are formed before invalid ones are dropped)."""
+    points = []
+    for row in rows:
+        x_value = cell_number(row.x) if x_kind == "numeric" else None
+        y = cell_number(row.y)
+        points.append(_Point(row.x, x_value, y, y is not None and valid_x(row.x, x_kind)))
+    return points
 
 
 @dataclass
@@ -80,21 +101,20 @@ class ChartMatch:
     pairs: list[tuple[float, float]] = field(default_factory=list)
     mapping: SeriesMapping = "single"
     matched_series: int = 0
+    excluded: int = 0
+    """Pairs formed but left out: an invalid extracted x, or a y that is not a number."""
+
+    def add(self, pairs: Sequence[tuple[_Point, _Point]]) -> None:
+        """Keep the pairs whose both points can be scored; count the others as excluded."""
+        for pred, true in pairs:
+            if pred.valid and true.valid:
+                assert pred.y is not None and true.y is not None
+                self.pairs.append((pred.y, true.y))
+            else:
+                self.excluded += 1
 
 
-def _points(rows: Sequence[Row], x_kind: XKind) -> list[_Point]:
-    points = []
-    for i, row in enumerate(rows):
-        y = cell_number(row.y)
-        if y is None or not valid_x(row.x, x_kind):
-            continue
-        points.append(_Point(i, row.x, cell_number(row.x) if x_kind == "numeric" else None, y))
-    return points
-
-
-def greedy_nearest(
-    n_left: int, n_right: int, distance: Callable[[int, int], float | None]
-) -> list[tuple[int, int]]:
+def greedy_nearest(n_left: int, n_right: int, distance: Distance) -> list[tuple[int, int]]:
     """One-to-one pairs: each left item proposes its nearest right item (``distance`` None
     means not allowed), proposals taken in ascending distance, each right item once."""
     proposals = []
@@ -115,7 +135,36 @@ def greedy_nearest(
     return pairs
 
 
-def map_series(predicted: Sequence[str], truth: Sequence[str]) -> list[tuple[int, int]] | None:
+def hungarian(n_left: int, n_right: int, distance: Distance) -> list[tuple[int, int]]:
+    """The most allowed one-to-one pairs, and among those the least total distance (Kuhn)."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    if not n_left or not n_right:
+        return []
+    allowed = np.zeros((n_left, n_right), dtype=bool)
+    cost = np.zeros((n_left, n_right))
+    for i in range(n_left):
+        for j in range(n_right):
+            d = distance(i, j)
+            if d is not None:
+                allowed[i, j], cost[i, j] = True, d
+    # a forbidden pair costs more than every allowed distance together, so the optimum first
+    # maximises the number of allowed pairs, then minimises their total distance
+    cost[~allowed] = cost[allowed].sum() + 1.0
+    rows, cols = linear_sum_assignment(cost)
+    return sorted((int(i), int(j)) for i, j in zip(rows, cols, strict=True) if allowed[i, j])
+
+
+ASSIGN: dict[Matching, Callable[[int, int, Distance], list[tuple[int, int]]]] = {
+    "greedy": greedy_nearest,
+    "hungarian": hungarian,
+}
+
+
+def map_series(
+    predicted: Sequence[str], truth: Sequence[str], matching: Matching = "greedy"
+) -> list[tuple[int, int]] | None:
     """Index pairs (extracted, ground truth) by name, or None when no reliable mapping exists."""
     if len(predicted) == 1 and len(truth) == 1:
         return [(0, 0)]
@@ -126,7 +175,7 @@ def map_series(predicted: Sequence[str], truth: Sequence[str]) -> list[tuple[int
         d = Levenshtein.distance(left[i], right[j])
         return float(d) if d <= max(len(left[i]), len(right[j])) / 2 else None
 
-    pairs = greedy_nearest(len(left), len(right), distance)
+    pairs = ASSIGN[matching](len(left), len(right), distance)
     return pairs if pairs and len(pairs) == min(len(left), len(right)) else None
 
 
@@ -138,30 +187,34 @@ def _by_series(rows: Sequence[Row]) -> dict[str, list[Row]]:
 
 
 def _match_numeric(
-    pred: list[_Point], true: list[_Point], tolerance: float
-) -> list[tuple[int, int]]:
+    pred: list[_Point], true: list[_Point], tolerance: float, matching: Matching
+) -> list[tuple[_Point, _Point]]:
+    """Pairs by x distance; only points whose x is a number can be placed on the x axis."""
+    left = [p for p in pred if p.x_value is not None]
+    right = [t for t in true if t.x_value is not None]
+
     def distance(i: int, j: int) -> float | None:
-        a, b = pred[i].x_value, true[j].x_value
+        a, b = left[i].x_value, right[j].x_value
         assert a is not None and b is not None
         d = abs(a - b)
         return d if d <= tolerance else None
 
-    return greedy_nearest(len(pred), len(true), distance)
+    return [(left[i], right[j]) for i, j in ASSIGN[matching](len(left), len(right), distance)]
 
 
-def _match_categorical(pred: list[_Point], true: list[_Point]) -> list[tuple[int, int]]:
-    pairs: list[tuple[int, int]] = []
+def _match_categorical(pred: list[_Point], true: list[_Point]) -> list[tuple[_Point, _Point]]:
+    pairs: list[tuple[_Point, _Point]] = []
     free = list(range(len(true)))
     left = []
-    for i, point in enumerate(pred):
+    for point in pred:
         label = normalise_label(point.x)
         j = next((j for j in free if normalise_label(true[j].x) == label), None)
         if j is None:
-            left.append(i)
+            left.append(point)
         else:
             free.remove(j)
-            pairs.append((i, j))
-    pairs += list(zip(left, free, strict=False))
+            pairs.append((point, true[j]))
+    pairs += [(point, true[j]) for point, j in zip(left, free, strict=False)]
     return pairs
 
 
@@ -173,34 +226,35 @@ def x_tolerance_of(truth: ChartTable, x_tolerance: float) -> float:
 
 
 def match_chart(
-    predicted: Sequence[Row], truth: ChartTable, *, x_tolerance: float = X_TOLERANCE
+    predicted: Sequence[Row],
+    truth: ChartTable,
+    *,
+    x_tolerance: float = X_TOLERANCE,
+    matching: Matching = "greedy",
 ) -> ChartMatch:
     """Match a predicted table against the ground truth of the chart it was aligned with."""
     kind = truth.x_kind
     pred_groups, true_groups = _by_series(predicted), _by_series(truth.rows)
     pred_names, true_names = list(pred_groups), list(true_groups)
-    mapping = map_series(pred_names, true_names)
+    mapping = map_series(pred_names, true_names, matching)
     if mapping is None:
-        pairs = [
-            (p.y, t.y)
-            for p, t in zip(_points(predicted, kind), _points(truth.rows, kind), strict=False)
-        ]
-        return ChartMatch(pairs, "row_order", 0)
+        match = ChartMatch(mapping="row_order")
+        match.add(list(zip(_points(predicted, kind), _points(truth.rows, kind), strict=False)))
+        return match
     tolerance = x_tolerance_of(truth, x_tolerance) if kind == "numeric" else 0.0
     match = ChartMatch(mapping="single" if len(true_names) == 1 == len(pred_names) else "names")
     for i, j in mapping:
         pred = _points(pred_groups[pred_names[i]], kind)
         true = _points(true_groups[true_names[j]], kind)
-        found = (
-            _match_numeric(pred, true, tolerance)
+        match.add(
+            _match_numeric(pred, true, tolerance, matching)
             if kind == "numeric"
             else _match_categorical(pred, true)
         )
-        match.pairs += [(pred[a].y, true[b].y) for a, b in found]
         match.matched_series += 1
     return match
 
 
 def valid_truth_points(truth: ChartTable) -> int:
     """Ground-truth points that can be matched: a valid x and a numeric y."""
-    return len(_points(truth.rows, truth.x_kind))
+    return sum(point.valid for point in _points(truth.rows, truth.x_kind))

@@ -5,6 +5,10 @@ table is then aligned with its i-th source chart (the manifest's order). Aligned
 scored one by one (:func:`score_chart`) and reduced per model and density
 (:func:`aggregate`): ACR, point coverage and the peer metrics average over aligned charts, MAE
 and RMSE over parseable ones.
+
+C_i is not clipped in A.1, so a reply that lists more x entries than a chart has (another
+chart's table, say) gets C_i > 1 and can lift EC above 1. ``ec`` is the paper's EC;
+``ec_clipped`` = CAR x mean(min(C_i, 1)) beside it credits no entry beyond the chart's own.
 """
 
 from __future__ import annotations
@@ -14,7 +18,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from figgen.density.match import X_TOLERANCE, match_chart, valid_truth_points, valid_x
+from figgen.density.match import (
+    X_TOLERANCE,
+    Matching,
+    match_chart,
+    valid_truth_points,
+    valid_x,
+)
 from figgen.density.peer import rms_f1, rnss
 from figgen.density.tables import ChartTable, Row
 
@@ -59,6 +69,7 @@ class ChartScore:
     completeness: float
     point_coverage: float
     matched_points: int
+    excluded_pairs: int
     mae: float | None
     rmse: float | None
     error_method: ErrorMethod | None
@@ -77,12 +88,16 @@ class ChartScore:
 
 
 def score_chart(
-    predicted: Sequence[Row], truth: ChartTable, *, x_tolerance: float = X_TOLERANCE
+    predicted: Sequence[Row],
+    truth: ChartTable,
+    *,
+    x_tolerance: float = X_TOLERANCE,
+    matching: Matching = "greedy",
 ) -> ChartScore:
     """Scores of one predicted table against the ground truth it is aligned with."""
     n_truth = sum(valid_x(r.x, truth.x_kind) for r in truth.rows)
     n_extracted = sum(valid_x(r.x, truth.x_kind) for r in predicted)
-    match = match_chart(predicted, truth, x_tolerance=x_tolerance)
+    match = match_chart(predicted, truth, x_tolerance=x_tolerance, matching=matching)
     n_points = valid_truth_points(truth)
     mae = rmse = None
     method: ErrorMethod | None = None
@@ -98,6 +113,7 @@ def score_chart(
         completeness=n_extracted / n_truth if n_truth else 0.0,
         point_coverage=len(match.pairs) / n_points if n_points else 0.0,
         matched_points=len(match.pairs),
+        excluded_pairs=match.excluded,
         mae=mae,
         rmse=rmse,
         error_method=method,
@@ -133,13 +149,14 @@ def score_compound(
     *,
     format_error: str | None = None,
     x_tolerance: float = X_TOLERANCE,
+    matching: Matching = "greedy",
 ) -> CompoundScore:
     """Align chart i with source i when the chart count is right; else a structural mismatch."""
     density = len(sources)
     charts = []
     if len(predicted) == density:
         charts = [
-            score_chart(rows, tables[sid], x_tolerance=x_tolerance)
+            score_chart(rows, tables[sid], x_tolerance=x_tolerance, matching=matching)
             for rows, sid in zip(predicted, sources, strict=True)
         ]
     return CompoundScore(compound, density, list(sources), len(predicted), format_error, charts)
@@ -147,6 +164,10 @@ def score_compound(
 
 def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
+
+
+def _product(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a * b
 
 
 def aggregate(compounds: Sequence[CompoundScore]) -> dict[str, Any]:
@@ -158,6 +179,7 @@ def aggregate(compounds: Sequence[CompoundScore]) -> dict[str, Any]:
     parseable = [chart for chart in aligned if chart.parseable]
     car = len(aligned) / expected if expected else None
     acr = _mean([c.completeness for c in aligned])
+    acr_clipped = _mean([min(c.completeness, 1.0) for c in aligned])
     return {
         "compounds": processed,
         "mismatched": mismatched,
@@ -169,8 +191,10 @@ def aggregate(compounds: Sequence[CompoundScore]) -> dict[str, Any]:
         "car": car,
         "pr": len(parseable) / len(aligned) if aligned else None,
         "acr": acr,
+        "acr_clipped": acr_clipped,
         "point_coverage": _mean([c.point_coverage for c in aligned]),
-        "ec": car * acr if car is not None and acr is not None else None,
+        "ec": _product(car, acr),
+        "ec_clipped": _product(car, acr_clipped),
         "mae": _mean([c.mae for c in parseable if c.mae is not None]),
         "rmse": _mean([c.rmse for c in parseable if c.rmse is not None]),
         "rms_precision": _mean([c.rms_precision for c in aligned]),

@@ -1,20 +1,26 @@
-"""Re-render figgen panel specs as one k-panel figure (native mode), keeping boxes and data.
+"""Native mode: each figgen panel re-rendered alone, in its own figure's style, then laid out.
 
-The panels keep their data, labels and per-panel style; the figure-wide look (style sheet,
-fonts) is the first source's. Every chart gets the same cell size at every density, so the
-same chart can be compared with itself from k = 1 to k = 9 with nothing resized.
+A chart is drawn once, in a figure of its own with its source figure's style sheet, fonts and
+colours (a dark chart stays dark beside light ones), at the same cell size for every density,
+and the cells are pasted on the paper's grid. So a chart's pixels never depend on its
+neighbours, and the same chart can be compared with itself from k = 1 to k = 9 with nothing
+resized. The compound's record keeps every element box (moved into its cell) and each
+panel's data and style.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from figgen.density.manifest import BBox
 from figgen.density.tables import SourceChart
 from figgen.errors import FiggenError
 from figgen.spec import FigureSpec, LayoutSpec
+from figgen.storage import atomic_write_bytes, atomic_write_text
 
 NATIVE_CELL_IN = (4.0, 3.0)
 NATIVE_DPI = 200
@@ -22,9 +28,8 @@ NATIVE_DPI = 200
 
 
 @dataclass(frozen=True)
-class RenderedPanels:
+class RenderedPanel:
     png: bytes
-    boxes: list[BBox]
     record: dict[str, Any]
 
 
@@ -36,49 +41,39 @@ def _source_spec(source: SourceChart) -> FigureSpec:
     return spec_from_record(load_record(source.figure))
 
 
-def render_panels(
-    sources: list[SourceChart],
-    grid: tuple[int, int],
-    figure_id: str,
+def render_panel(
+    source: SourceChart,
     *,
     cell_in: tuple[float, float] | None = None,
     dpi: int | None = None,
-) -> RenderedPanels:
-    """One figure of the sources' panels on ``grid``, row-major.
+) -> RenderedPanel:
+    """The source's panel alone in a figure with its own figure's style.
 
-    Without ``cell_in`` and ``dpi`` each cell has the first source's original cell size
-    and dpi (how a single source chart is drawn on its own).
+    Without ``cell_in`` and ``dpi`` the figure has the panel's original cell size and dpi
+    (the chart as its build drew it).
     """
     from figgen import __version__
     from figgen.config import FigureConfig
     from figgen.record import make_record
     from figgen.render import render
 
-    specs = [_source_spec(s) for s in sources]
-    first = specs[0]
+    spec = _source_spec(source)
     if cell_in is None:
-        cell_in = (
-            first.width_in / first.layout.cols,
-            first.height_in / first.layout.rows,
-        )
-    rows, cols = grid
-    panels = []
-    for i, (source, spec) in enumerate(zip(sources, specs, strict=True)):
-        panel = copy.deepcopy(next(p for p in spec.panels if p.index == source.panel))
-        panels.append(replace(panel, index=i, row=i // cols, col=i % cols))
-    spec = FigureSpec(
-        id=figure_id,
-        seed=first.seed,
-        index=first.index,
-        width_in=cell_in[0] * cols,
-        height_in=cell_in[1] * rows,
-        dpi=dpi or first.dpi,
-        layout=LayoutSpec(len(panels), rows, cols, "grid"),
-        style=copy.deepcopy(first.style),
-        panels=panels,
-        panel_aspect=first.panel_aspect,
+        cell_in = (spec.width_in / spec.layout.cols, spec.height_in / spec.layout.rows)
+    panel = copy.deepcopy(next(p for p in spec.panels if p.index == source.panel))
+    alone = FigureSpec(
+        id=source.id,
+        seed=spec.seed,
+        index=spec.index,
+        width_in=cell_in[0],
+        height_in=cell_in[1],
+        dpi=dpi or spec.dpi,
+        layout=LayoutSpec(1, 1, 1, "grid"),
+        style=copy.deepcopy(spec.style),
+        panels=[replace(panel, index=0, row=0, col=0)],
+        panel_aspect=spec.panel_aspect,
     )
-    rendered = render(spec, FigureConfig())
+    rendered = render(alone, FigureConfig())
     record = make_record(
         rendered.spec,
         elements=rendered.elements,
@@ -86,22 +81,51 @@ def render_panels(
         height=rendered.height,
         repair=rendered.repair,
         generator_version=__version__,
-        image_file=f"figures/{figure_id}.png",
+        image_file=f"{source.id}.png",
     )
-    return RenderedPanels(rendered.png, _panel_boxes(record, len(panels)), record)
+    return RenderedPanel(rendered.png, record)
 
 
-def _panel_boxes(record: dict[str, Any], n: int) -> list[BBox]:
-    """Each panel's extent: the union of the boxes of everything drawn for it."""
-    boxes: list[BBox] = []
-    for i in range(n):
-        mine = [e["bbox"] for e in record["elements"] if e.get("panel") == i]
-        boxes.append(
-            (
-                min(b[0] for b in mine),
-                min(b[1] for b in mine),
-                max(b[2] for b in mine),
-                max(b[3] for b in mine),
-            )
-        )
-    return boxes
+class NativeCache:
+    """Each source drawn once at the native cell size, kept in ``DIR/sources``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def panel(self, source: SourceChart) -> RenderedPanel:
+        png, record = self.folder / f"{source.id}.png", self.folder / f"{source.id}.json"
+        if not (png.is_file() and record.is_file()):
+            rendered = render_panel(source, cell_in=NATIVE_CELL_IN, dpi=NATIVE_DPI)
+            atomic_write_text(record, json.dumps(rendered.record) + "\n")
+            atomic_write_bytes(png, rendered.png)  # written last: it marks the pair complete
+            return rendered
+        return RenderedPanel(png.read_bytes(), json.loads(record.read_text(encoding="utf-8")))
+
+
+def compound_record(
+    panels: list[RenderedPanel], boxes: list[BBox], grid: tuple[int, int], size: tuple[int, int]
+) -> dict[str, Any]:
+    """One record for the pasted cells: panel i's spec, style and elements, boxes moved by
+    its cell's offset; one ``figure`` element spans the canvas."""
+    cols = grid[1]
+    elements: list[dict[str, Any]] = [
+        {"id": 0, "kind": "figure", "panel": None, "bbox": [0.0, 0.0, *map(float, size)]}
+    ]
+    specs, styles = [], []
+    for i, (panel, box) in enumerate(zip(panels, boxes, strict=True)):
+        dx, dy = box[0], box[1]
+        specs.append({**panel.record["panels"][0], "index": i, "row": i // cols, "col": i % cols})
+        styles.append(panel.record["style"])
+        for element in panel.record["elements"]:
+            if element.get("panel") is None:
+                continue  # the cell's own figure element
+            x0, y0, x1, y1 = element["bbox"]
+            moved = [x0 + dx, y0 + dy, x1 + dx, y1 + dy]
+            elements.append({**element, "id": len(elements), "panel": i, "bbox": moved})
+    return {
+        "generator": panels[0].record["generator"],
+        "panels": specs,
+        "panel_styles": styles,
+        "elements": elements,
+    }

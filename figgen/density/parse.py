@@ -5,8 +5,11 @@ Charts are separated by the first cue present, in this order:
 1. ``explicit``: heading lines such as "Chart 2", "### Subplot 3:", "**Panel (b)**";
 2. ``column``: a table column naming the chart (``| Chart | Series Name | X | Y |``);
 3. ``tables``: several separate tables, each starting with its own header row;
-4. ``structural``: one continuous table, cut where a series block repeats a series name of
-   the current chart, or shares fewer than half of its x entries with the current chart;
+4. ``structural``: one continuous table (the paper's "structural cues such as x-axis
+   sequences and series structure"): rows are cut into series runs where the series name
+   changes or the x sequence resets (an x repeats, or numeric x turn back), and a run starts
+   a new chart when its series name is already in the current chart or it shares fewer than
+   half of its x entries with it;
 5. ``single``: one chart.
 
 Reasoning wrapped in ``<think>`` tags is ignored, and a table row holding only a heading
@@ -17,10 +20,12 @@ is a numeric error: cells are kept as text and converted to numbers only when sc
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from figgen.density.match import cell_number
 from figgen.density.tables import Row
 
 Segmentation = Literal["explicit", "column", "tables", "structural", "single", "none"]
@@ -44,9 +49,11 @@ class ParsedReply:
     malformed_rows: int = 0
     format_error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, Any]:
+        """What an answers row keeps: rows per chart and the format, not the cells (scoring
+        parses the raw reply again)."""
         return {
-            "charts": [[[r.series, r.x, r.y] for r in chart] for chart in self.charts],
+            "rows_per_chart": [len(chart) for chart in self.charts],
             "segmentation": self.segmentation,
             "malformed_rows": self.malformed_rows,
             "format_error": self.format_error,
@@ -73,8 +80,6 @@ def _cells(line: str) -> list[str] | None:
 def _header_columns(cells: list[str]) -> _Columns | None:
     """Column positions when ``cells`` is a header row ("Series Name | X Value | Y Value")."""
     lowered = [c.lower() for c in cells]
-    if not any("series" in c or "name" in c for c in lowered):
-        return None
     if not any(c.startswith("x") or "x value" in c for c in lowered):
         return None
     columns = _Columns(chart=None)
@@ -114,22 +119,25 @@ def parse_tables(text: str | None) -> ParsedReply:
     entries: list[_Entry] = []
     columns = _Columns()
     headings, tables = -1, 0
+    width = 3
     for line in _THINKING.sub("", text).splitlines():
-        if line.strip().startswith("```"):
+        if line.lstrip().startswith("```"):
             continue
         cells = _cells(line)
-        if cells is None or (_HEADING.match(cells[0]) and not any(cells[1:])):
+        if cells is None or (not any(cells[1:]) and _HEADING.match(cells[0])):
             if _HEADING.match(line.strip().strip("|")):
                 headings += 1
             continue
-        if any(cells) and all(_SEPARATOR.match(c) for c in cells if c):
+        # cheap tests on the whole line first: most lines are data rows
+        if "--" in line and any(cells) and all(_SEPARATOR.match(c) for c in cells if c):
             continue
-        header = _header_columns(cells)
+        lowered = line.lower()
+        header = _header_columns(cells) if "series" in lowered or "name" in lowered else None
         if header is not None:
             columns = header
+            width = max(columns.series, columns.x, columns.y, columns.chart or 0) + 1
             tables += 1
             continue
-        width = max(columns.series, columns.x, columns.y, columns.chart or 0) + 1
         if len(cells) == 4 and width == 3:  # an unlabelled chart column first
             columns = _Columns(series=1, x=2, y=3, chart=0)
             width = 4
@@ -161,25 +169,48 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def split_structurally(rows: list[Row]) -> list[list[Row]]:
-    """Cut one continuous table into charts at series blocks that cannot belong together."""
-    blocks: list[list[Row]] = []
+def _resets(run: list[Row], row: Row) -> bool:
+    """Whether ``row`` starts the series' x sequence again: its x repeats one of the run, or
+    a numeric x steps back against the direction the run has kept so far."""
+    x = _norm(row.x)
+    if any(_norm(r.x) == x for r in run):
+        return True
+    new = cell_number(row.x)
+    values = [v for r in run if (v := cell_number(r.x)) is not None]
+    if new is None or len(values) < 2 or len(values) < len(run):
+        return False
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    rising, falling = all(d > 0 for d in steps), all(d < 0 for d in steps)
+    return (rising and new < values[-1]) or (falling and new > values[-1])
+
+
+def series_runs(rows: list[Row]) -> list[list[Row]]:
+    """Consecutive rows of one series name, cut where the x sequence resets: two charts in a
+    row whose series have the same name ("Series 1") are two runs."""
+    runs: list[list[Row]] = []
     for row in rows:
-        if blocks and _norm(blocks[-1][-1].series) == _norm(row.series):
-            blocks[-1].append(row)
+        if runs and _norm(runs[-1][-1].series) == _norm(row.series) and not _resets(runs[-1], row):
+            runs[-1].append(row)
         else:
-            blocks.append([row])
+            runs.append([row])
+    return runs
+
+
+def split_structurally(rows: list[Row]) -> list[list[Row]]:
+    """Cut one continuous table into charts: a series run starts a new chart when its name is
+    already in the current chart (the series set repeats) or it shares fewer than half of its
+    x entries with the current chart (another x axis)."""
     charts: list[list[Row]] = []
     names: set[str] = set()
     xs: set[str] = set()
-    for block in blocks:
-        name = _norm(block[0].series)
-        block_xs = {_norm(r.x) for r in block}
-        shared = len(block_xs & xs) / max(1, min(len(block_xs), len(xs)))
+    for run in series_runs(rows):
+        name = _norm(run[0].series)
+        run_xs = {_norm(r.x) for r in run}
+        shared = len(run_xs & xs) / max(1, min(len(run_xs), len(xs)))
         if not charts or name in names or shared < 0.5:
             charts.append([])
             names, xs = set(), set()
-        charts[-1] += block
+        charts[-1] += run
         names.add(name)
-        xs |= block_xs
+        xs |= run_xs
     return charts

@@ -17,6 +17,7 @@ from figgen.density.parse import parse_tables
 from figgen.density.prompt import extraction_prompt
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.parse import ParsedAnswer
+from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import AskConfig, MockProvider, Provider
 from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
@@ -53,9 +54,10 @@ def compound_items(
 
 
 def parse_answer(text: str, item: QAItem) -> ParsedAnswer:
-    """The runner's parse hook: the per-chart tables; a reply with none is rejected."""
+    """The runner's parse hook: rows per chart and the format; a reply without a table is
+    rejected."""
     parsed = parse_tables(text)
-    return ParsedAnswer(parsed.to_dict(), parsed.format_error is not None, parsed.format_error)
+    return ParsedAnswer(parsed.summary(), parsed.format_error is not None, parsed.format_error)
 
 
 def truth_reply(manifest: DensityManifest, compound_id: str) -> str:
@@ -96,8 +98,10 @@ async def run_density(
     progress: bool = True,
     announce: Callable[[str], None] | None = None,
     free: bool = False,
+    images: ImagePreparer | None = None,
 ) -> RunSummary:
-    """Ask ``provider`` for the tables of every compound not yet answered in ``out``."""
+    """Ask ``provider`` for the tables of every compound not yet answered in ``out``
+    (``images``: a preparer whose images to reuse, as a benchmark's second pass does)."""
     manifest = load_manifest(folder)
     items = compound_items(manifest, densities)
     if limit is not None:
@@ -119,5 +123,6 @@ async def run_density(
         prompt_of=lambda item: item.question,
         parse=parse_answer,
         output_tokens_of=_output_tokens(manifest),
+        images=images,
         **extra,
     )

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.density.manifest import DensityManifest
-from figgen.density.match import X_TOLERANCE
+from figgen.density.match import X_TOLERANCE, Matching
 from figgen.density.metrics import CompoundScore, score_compound
 from figgen.density.parse import parse_tables
 from figgen.errors import FiggenError
@@ -32,7 +32,11 @@ class ModelScores:
 
 
 def score_rows(
-    manifest: DensityManifest, rows: Sequence[dict[str, Any]], *, x_tolerance: float = X_TOLERANCE
+    manifest: DensityManifest,
+    rows: Sequence[dict[str, Any]],
+    *,
+    x_tolerance: float = X_TOLERANCE,
+    matching: Matching = "greedy",
 ) -> dict[str, ModelScores]:
     """Scores by model of answer rows (the last reply per compound and model)."""
     by_model: dict[str, list[dict[str, Any]]] = {}
@@ -72,18 +76,15 @@ def score_rows(
                     manifest.tables,
                     format_error=parsed.format_error,
                     x_tolerance=x_tolerance,
+                    matching=matching,
                 )
             )
         scores[model] = result
     return scores
 
 
-def score_files(
-    manifest: DensityManifest,
-    answer_files: Sequence[str | Path],
-    *,
-    x_tolerance: float = X_TOLERANCE,
-) -> dict[str, ModelScores]:
+def read_answer_files(answer_files: Sequence[str | Path]) -> list[dict[str, Any]]:
+    """Every answer row of the files, in order; a missing or empty set is a one-line error."""
     rows: list[dict[str, Any]] = []
     for path in answer_files:
         if not Path(path).is_file():
@@ -91,4 +92,15 @@ def score_files(
         rows += read_answers(path)
     if not rows:
         raise FiggenError("the answers files hold no answers; run figgen density run first")
-    return score_rows(manifest, rows, x_tolerance=x_tolerance)
+    return rows
+
+
+def score_files(
+    manifest: DensityManifest,
+    answer_files: Sequence[str | Path],
+    *,
+    x_tolerance: float = X_TOLERANCE,
+    matching: Matching = "greedy",
+) -> dict[str, ModelScores]:
+    rows = read_answer_files(answer_files)
+    return score_rows(manifest, rows, x_tolerance=x_tolerance, matching=matching)

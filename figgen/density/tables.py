@@ -111,8 +111,22 @@ def is_figgen_build(folder: Path) -> bool:
     return (folder / "figures").is_dir() and any((folder / "figures").glob("*.json"))
 
 
-def figgen_sources(folder: Path) -> list[SourceChart]:
-    """Every panel of a figgen build whose kind has a table, in figure and panel order."""
+SKIP_NO_MARKERS = "line panels without markers (their data points are not visible)"
+SKIP_EMPTY = "panels with no data row"
+
+
+def _skip_reason(panel: dict[str, Any], table: ChartTable | None) -> str | None:
+    """Why a panel is not a source chart, or None when it is one."""
+    if panel["kind"] not in PANEL_TABLES:
+        return f"{panel['kind']} panels (only line and bar charts have a table)"
+    if table is None:
+        return SKIP_NO_MARKERS
+    return None if table.rows else SKIP_EMPTY
+
+
+def figgen_sources(folder: Path, skipped: dict[str, int] | None = None) -> list[SourceChart]:
+    """Every panel of a figgen build whose kind has a table, in figure and panel order; the
+    panels left out are counted by reason into ``skipped``."""
     from figgen.record import load_record
 
     sources = []
@@ -121,7 +135,11 @@ def figgen_sources(folder: Path) -> list[SourceChart]:
         for panel in record["panels"]:
             reader = PANEL_TABLES.get(panel["kind"])
             table = reader(panel) if reader else None
-            if table is not None and table.rows:
+            reason = _skip_reason(panel, table)
+            if reason is not None:
+                if skipped is not None:
+                    skipped[reason] = skipped.get(reason, 0) + 1
+            elif table is not None:
                 sources.append(
                     SourceChart(
                         f"{record['id']}-p{panel['index']}",
@@ -197,12 +215,13 @@ def folder_sources(folder: Path) -> list[SourceChart]:
     return sources
 
 
-def load_sources(folder: str | Path) -> list[SourceChart]:
-    """The source charts of a figgen build or of a folder of PNG + CSV pairs."""
+def load_sources(folder: str | Path, skipped: dict[str, int] | None = None) -> list[SourceChart]:
+    """The source charts of a figgen build or of a folder of PNG + CSV pairs; a build's panels
+    that are not source charts are counted by reason into ``skipped``."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FiggenError(f"--source {folder} is not a folder; pass a figgen build or PNG + CSV")
-    sources = figgen_sources(folder) if is_figgen_build(folder) else folder_sources(folder)
+    sources = figgen_sources(folder, skipped) if is_figgen_build(folder) else folder_sources(folder)
     if not sources:
         raise FiggenError(
             f"{folder} has no chart with a table (line panels with markers, bar panels); "

@@ -66,6 +66,14 @@ def test_build_writes_compounds_and_a_manifest(tmp_path: Path) -> None:
     assert record["density"]["sources"] == k3.sources
     assert load_manifest(out).compounds == manifest.compounds
     assert manifest.tables["c03"].rows[0].y == "30"
+    for single in (c for c in manifest.compounds if c.density == 1):
+        # k = 1 is the original chart, pixel for pixel: no resize to 800
+        with (
+            Image.open(source / f"{single.sources[0]}.png") as original,
+            Image.open(out / single.image) as img,
+        ):
+            assert img.size == original.size == (single.width, single.height)
+            assert img.tobytes() == original.convert("RGB").tobytes()
 
 
 def test_a_rerun_keeps_images_and_other_settings_are_refused(tmp_path: Path) -> None:

@@ -111,7 +111,8 @@ def test_distortions_give_the_expected_rfv_car_and_mae(tmp_path: Path) -> None:
     assert {r["qid"] for r in rows} == {c.id for c in manifest.compounds}
     assert all(r["usage"] == {"input_tokens": 1500, "output_tokens": 400} for r in rows)
     report = tmp_path / "report"
-    invoke("score", "--data", str(bench), "--answers", str(answers), "--out", str(report))
+    printed = invoke("score", "--data", str(bench), "--answers", str(answers), "--out", str(report))
+    assert f"{MODEL} k=3: RFV 0.500, EC clipped 0.500 (A.1 0.500)" in printed
     metrics = json.loads((report / "metrics.json").read_text())
     k1, k3 = (metrics["models"][MODEL]["by_density"][k] for k in ("1", "3"))
     assert (k1["rfv"], k1["car"], k1["pr"]) == (1, 1, 1)
@@ -128,6 +129,25 @@ def test_distortions_give_the_expected_rfv_car_and_mae(tmp_path: Path) -> None:
     assert metrics["deltas"][MODEL]["mae"]["delta"] == pytest.approx(-k1["mae"])
     text = (report / "report.md").read_text()
     assert "Table S1" in text and "![" in text and (report / "paired_mae.png").is_file()
+    # the rule, the tolerance and the headline EC are stated; the other rule is reported too
+    assert "greedy nearest-neighbour rule of A.1" in text and "within 0.05 of each" in text
+    assert "The headline EC is **EC clipped**" in text and "Under the Hungarian" in text
+    assert metrics["other_matching"]["models"][MODEL]["3"]["mae"] == 0
+    invoke(
+        "score",
+        "--data",
+        str(bench),
+        "--answers",
+        str(answers),
+        "--out",
+        str(report),
+        "--matching",
+        "hungarian",
+        "--x-tolerance",
+        "0.02",
+    )
+    settings = json.loads((report / "metrics.json").read_text())["settings"]
+    assert (settings["matching"], settings["x_tolerance"]) == ("hungarian", 0.02)
 
 
 def test_max_cost_refuses_before_asking_and_a_bad_answer_is_recorded(tmp_path: Path) -> None:

@@ -163,3 +163,18 @@ def test_aggregate_macro_averages_over_aligned_and_parseable_charts() -> None:
     assert summary["point_coverage"] == pytest.approx((1 + 0.5 + 2 / 8 + 1) / 4)
     assert summary["mae"] == pytest.approx((0 + 0 + 2.5) / 3)  # the unparseable chart is out
     assert summary["ec"] == pytest.approx(summary["car"] * summary["acr"])
+
+
+def test_swapped_tables_lift_the_papers_ec_above_one_but_not_the_clipped_ec() -> None:
+    small = table([("a", x, x) for x in range(4)])  # 4 x entries
+    large = table([("a", x, x) for x in range(8)])  # 8 x entries
+    tables = {"small": small, "large": large}
+    swapped = score_compound("c", ["small", "large"], [list(large.rows), list(small.rows)], tables)
+    summary = aggregate([swapped])
+    # C = 8/4 = 2 and 4/8 = 0.5, CAR = 1: EC = (2 + 0.5) / 2 = 1.25; clipped (1 + 0.5) / 2
+    assert summary["car"] == 1 and summary["ec"] == pytest.approx(1.25)
+    assert summary["acr_clipped"] == pytest.approx(0.75)
+    assert summary["ec_clipped"] == pytest.approx(0.75)
+    # the clipped EC still carries CAR: one of two compounds mismatched -> CAR 1/2
+    lost = score_compound("d", ["small", "large"], [list(small.rows)], tables)
+    assert aggregate([swapped, lost])["ec_clipped"] == pytest.approx(0.5 * 0.75)

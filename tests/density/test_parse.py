@@ -60,3 +60,30 @@ def test_reasoning_is_ignored_and_heading_rows_split_charts() -> None:
     parsed = parse_tables(text)
     assert parsed.segmentation == "explicit"
     assert [[r.y for r in chart] for chart in parsed.charts] == [["2"], ["5"]]
+
+
+def test_charts_whose_series_share_a_name_and_integer_x_split_where_x_resets() -> None:
+    # three single-series charts, each called "Series 1" over x = 0..4: one run of 15 rows
+    # by name, cut where x goes back to 0 (a repeat and a step against the rising x)
+    body = "".join(f"| Series 1 | {x} | {c * 10 + x} |\n" for c in range(3) for x in range(5))
+    parsed = parse_tables(TABLE + body)
+    assert parsed.segmentation == "structural"
+    assert [[int(r.y) for r in chart] for chart in parsed.charts] == [
+        [c * 10 + x for x in range(5)] for c in range(3)
+    ]
+
+
+def test_a_series_set_that_starts_again_is_the_next_chart() -> None:
+    # charts 1 and 2 both have series a, b over the same x: a after b starts chart 2
+    body = "".join(f"| {s} | {x} | 1 |\n" for _ in range(2) for s in ("a", "b") for x in (1, 2, 3))
+    charts = parse_tables(TABLE + body).charts
+    assert [[r.series for r in c] for c in charts] == [["a"] * 3 + ["b"] * 3] * 2
+
+
+def test_falling_x_and_unordered_labels_stay_one_series() -> None:
+    falling = "".join(f"| s | {x} | 1 |\n" for x in (9, 7, 5, 3, 1))
+    labels = "".join(f"| s | {x} | 1 |\n" for x in ("b", "a", "c"))
+    assert len(parse_tables(TABLE + falling).charts) == 1
+    assert len(parse_tables(TABLE + labels).charts) == 1
+    # a falling run that turns back up has started again
+    assert len(parse_tables(TABLE + falling + "| s | 2 | 1 |\n").charts) == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,32 @@ def test_bar_table_is_one_row_per_bar() -> None:
         ("b", "Mon", "3.5"),
         ("b", "Tue", "4"),
     ]
+
+
+def _record(figure_id: str, panels: list[dict]) -> str:
+    return json.dumps({"id": figure_id, "layout": {}, "image": {}, "panels": panels})
+
+
+def test_panels_that_are_not_source_charts_are_counted_by_reason(tmp_path: Path) -> None:
+    series = {"series": [{"label": "a", "x": [1.0, 2.0], "y": [3.0, 4.0]}]}
+    line = {"kind": "line", "data": series}
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "f1.json").write_text(
+        _record(
+            "f1",
+            [
+                {**line, "index": 0, "style": {"marker": "o"}},
+                {**line, "index": 1, "style": {"marker": None}},
+                {"kind": "scatter", "index": 2, "style": {}, "data": {}},
+            ],
+        )
+    )
+    (tmp_path / "figures" / "f2.json").write_text(
+        _record("f2", [{**line, "index": 0, "style": {}}])
+    )
+    skipped: dict[str, int] = {}
+    assert [s.id for s in load_sources(tmp_path, skipped)] == ["f1-p0"]
+    assert skipped == {
+        "line panels without markers (their data points are not visible)": 2,
+        "scatter panels (only line and bar charts have a table)": 1,
+    }

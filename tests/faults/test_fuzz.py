@@ -305,7 +305,7 @@ def _table_property(text: str) -> None:
     assert (parsed.format_error is None) == bool(parsed.charts)
     for chart in parsed.charts:
         assert chart and all(isinstance(row.series, str) for row in chart)
-    json.dumps(parsed.to_dict())  # what the answers file stores
+    json.dumps(parsed.summary())  # what the answers file stores
 
 
 @quick
