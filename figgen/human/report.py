@@ -182,7 +182,7 @@ def hard_items(humans: dict[str, list[ScoredAnswer]]) -> list[dict[str, Any]]:
                     "wrong": wrong,
                     "answered": len(given),
                     "answers": {
-                        p: None if a.outcome == "rejected" else a.parsed for p, a in answers
+                        p: None if a.outcome == "rejected" else a.parsed for p, a in given
                     },
                 }
             )
