@@ -31,7 +31,9 @@ MAX_BODY = 256 * 1024
 class HumanServer(ThreadingHTTPServer):
     """A threading HTTP server that knows its study (and closes its answers file)."""
 
-    study: Study
+    def __init__(self, port: int, study: Study) -> None:
+        self.study = study  # before binding: a failed bind closes the server at once
+        super().__init__((HOST, port), _Handler)
 
     def server_close(self) -> None:
         super().server_close()
@@ -118,11 +120,8 @@ class _Handler(BaseHTTPRequestHandler):
 def human_server(study: Study, *, port: int = 8766) -> HumanServer:
     """A server (not yet serving) for ``study``; ``port=0`` picks a free port."""
     try:
-        server = HumanServer((HOST, port), _Handler)
+        return HumanServer(port, study)
     except OSError as exc:
-        study.close()
         raise FiggenError(
             f"cannot listen on {HOST}:{port} ({exc.strerror}); pass another --port"
         ) from None
-    server.study = study
-    return server

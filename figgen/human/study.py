@@ -101,6 +101,9 @@ class Study:
             raise FiggenError("elapsed_s must be a number of seconds")
         if not math.isfinite(elapsed_s) or elapsed_s < 0:
             raise FiggenError("elapsed_s must be a finite number of seconds, at least 0")
+        with self._lock:
+            if qid in self.answered:  # sent again after a lost reply: already kept
+                return len(self.answered)
         raw, parsed = answer_reply(item, value, skipped=skipped)
         record = self.dataset.record(item.figure_id)
         image = (record or {}).get("image", {})
