@@ -181,9 +181,7 @@ def hard_items(humans: dict[str, list[ScoredAnswer]]) -> list[dict[str, Any]]:
                     "answer": item.answer,
                     "wrong": wrong,
                     "answered": len(given),
-                    "answers": {
-                        p: None if a.outcome == "rejected" else a.parsed for p, a in given
-                    },
+                    "answers": {p: None if a.outcome == "rejected" else a.parsed for p, a in given},
                 }
             )
     return sorted(hard, key=lambda h: (-h["wrong"] / h["answered"], h["qid"]))
@@ -292,50 +290,44 @@ def human_markdown(section: dict[str, Any]) -> str:
         ]
     agreement_section = section["agreement"]
     if agreement_section is not None:
-        rows = []
-        for name, entry in (
+        named = [
             ("all choice questions", agreement_section["choices"]),
             ("all number questions", agreement_section["numbers"]),
             *agreement_section["by_family"].items(),
-        ):
-            if entry is None:
-                continue
-            choices = "percent_agreement" in entry
-            rows.append(
-                [
-                    name,
-                    entry["items"],
-                    _f(entry.get("percent_agreement")) if choices else "–",
-                    _f(entry.get("cohen_kappa")) if choices else "–",
-                    _f(entry.get("fleiss_kappa")) if choices else "–",
-                    "–" if choices else _f(entry.get("icc")),
-                    "–" if choices else _f(entry.get("ssmape_between"), 4),
-                ]
-            )
+        ]
+        choices = [
+            [
+                name,
+                e["items"],
+                _f(e["percent_agreement"]),
+                _f(e["cohen_kappa"]),
+                _f(e["fleiss_kappa"]),
+            ]
+            for name, e in named
+            if e is not None and "percent_agreement" in e
+        ]
+        numbers = [
+            [name, e["items"], _f(e["icc"]), _f(e["ssmape_between"], 4)]
+            for name, e in named
+            if e is not None and "ssmape_between" in e
+        ]
         parts += [
             "### Agreement between people",
             "",
-            f"{len(agreement_section['annotators'])} people. Over the items two or more "
-            "answered readably: for choices the share of items where all gave the same "
-            "answer, Cohen's kappa (averaged over pairs) and Fleiss' kappa (items everyone "
-            "answered, with three or more people); for numbers ICC(2,1) (single values, "
-            "items everyone answered) and the mean |sSMAPE| between two people's values "
-            "(0 identical, 2 the most apart). Text answers are not compared.",
-            "",
-            table_text(
-                [
-                    "questions",
-                    "items",
-                    "all agree",
-                    "Cohen's kappa",
-                    "Fleiss' kappa",
-                    "ICC",
-                    "|sSMAPE| between",
-                ],
-                rows,
-            ),
+            f"{len(agreement_section['annotators'])} people, over the items two or more "
+            "answered readably. Choices: the share of items where all gave the same "
+            "answer, Cohen's kappa (averaged over pairs of people) and Fleiss' kappa (the "
+            "items everyone answered, with three or more people). Numbers: ICC(2,1) (single "
+            "values, the items everyone answered) and the mean |sSMAPE| between two "
+            "people's values (0 identical, 2 the most apart). Text answers are not compared.",
             "",
         ]
+        if choices:
+            header = ["choice questions", "items", "all agree", "Cohen's kappa", "Fleiss' kappa"]
+            parts += [table_text(header, choices), ""]
+        if numbers:
+            header = ["number questions", "items", "ICC", "|sSMAPE| between"]
+            parts += [table_text(header, numbers), ""]
         hard = section["hard_items"]
         parts += ["### Items most people got wrong", ""]
         if hard:
