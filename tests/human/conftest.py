@@ -14,6 +14,7 @@ import pytest
 from figgen.human.inputs import INPUT_KINDS
 from figgen.human.server import human_server
 from figgen.human.study import Study, open_study
+from figgen.vqa.item import QAItem
 from tests.export.conftest import built  # noqa: F401  (the shared small build with questions)
 from tests.view.conftest import browser  # noqa: F401  (headless Chromium through Selenium)
 
@@ -40,6 +41,24 @@ def typed_truth(item: dict[str, Any]) -> Any:
     if kind == "pair" or item["answer_type"] == "number_list":
         return [json.dumps(v) for v in answer]
     return answer
+
+
+def typed_wrong(item: QAItem) -> Any:
+    """A readable answer that is not the truth, in the page's terms."""
+    t = item.answer_type
+    if t in ("integer", "number"):
+        return str(abs(float(item.answer)) * 3 + 7)
+    if t in ("integer_pair", "number_pair", "number_list"):
+        return [str(abs(float(v)) * 3 + 7) for v in item.answer] or ["1"]
+    if t == "boolean":
+        return not item.answer
+    if t == "choice":
+        return next(c for c in item.choices or [] if c != item.answer)
+    if t == "choice_list":
+        return [c for c in item.choices or [] if c not in item.answer][:1]
+    if t == "string_list":
+        return ["nothing like it"]
+    return "nothing like it"
 
 
 @pytest.fixture(scope="session")

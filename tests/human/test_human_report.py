@@ -17,29 +17,10 @@ from figgen.eval.dataset import load_dataset
 from figgen.eval.parse import parse_reply
 from figgen.eval.scoring import score_answer
 from figgen.human.study import open_study
-from figgen.vqa.item import QAItem
-from tests.human.conftest import typed_truth
+from tests.human.conftest import typed_truth, typed_wrong
 from tests.view.answers import oracle, write_answers
 
 PEOPLE = ("ana", "ben", "cy")
-
-
-def _wrong(item: QAItem) -> Any:
-    """A readable answer that is not the truth, in the page's terms."""
-    t = item.answer_type
-    if t in ("integer", "number"):
-        return str(abs(float(item.answer)) * 3 + 7)
-    if t in ("integer_pair", "number_pair", "number_list"):
-        return [str(abs(float(v)) * 3 + 7) for v in item.answer] or ["1"]
-    if t == "boolean":
-        return not item.answer
-    if t == "choice":
-        return next(c for c in item.choices or [] if c != item.answer)
-    if t == "choice_list":
-        return [c for c in item.choices or [] if c not in item.answer][:1] or []
-    if t == "string_list":
-        return ["nothing like it"]
-    return "nothing like it"
 
 
 def _policy(person: int, index: int) -> str:
@@ -66,7 +47,7 @@ def study_files(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         for index, qid in enumerate(study.plan.qids[: 30 if person == 2 else None]):
             item = study.items[qid]
             what = _policy(person, index)
-            value = typed_truth(qa[qid]) if what == "right" else _wrong(item)
+            value = typed_truth(qa[qid]) if what == "right" else typed_wrong(item)
             latency = 5.0 + person + index / 10
             study.record(qid, value, latency, skipped=what == "skip")
             given[name][qid] = None if what == "skip" else value
