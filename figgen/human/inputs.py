@@ -61,7 +61,7 @@ def page_question(item: QAItem) -> dict[str, Any]:
         "integer": item.answer_type in ("integer", "integer_pair"),
     }
     if item.answer_type == "boolean":
-        question["choices"] = [{"label": "yes", "value": True}, {"label": "no", "value": False}]
+        question["choices"] = [{"label": "true", "value": True}, {"label": "false", "value": False}]
     elif kind in ("choice", "choices"):
         question["choices"] = [{"label": c, "value": c} for c in item.choices or []]
     if kind == "pair":
@@ -104,7 +104,7 @@ def answer_value(item: QAItem, value: Any) -> Any:
         return [_number_text(v, label) for v, label in zip(value, labels, strict=True)]
     if item.answer_type == "boolean":
         if not isinstance(value, bool):
-            raise InvalidAnswer("choose yes or no")
+            raise InvalidAnswer("choose true or false")
         return value
     if kind == "choice":
         if value not in (item.choices or []):
