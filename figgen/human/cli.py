@@ -33,6 +33,7 @@ def human(
     from figgen.human.sample import sample_counts
     from figgen.human.server import human_server
     from figgen.human.study import open_study
+    from figgen.view.server import serve_until_interrupted
 
     answers = out or Path(f"human-{annotator}.jsonl")
     study = open_study(data_dir, annotator=annotator, sample=sample, seed=seed, out=answers)
@@ -47,13 +48,8 @@ def human(
     typer.echo(
         f"open http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops; answers are kept)"
     )
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-        typer.echo(f"{len(study.answered)} of {total} answered -> {answers}")
+    serve_until_interrupted(server)
+    typer.echo(f"{len(study.answered)} of {total} answered -> {answers}")
 
 
 def register(app: typer.Typer) -> None:
