@@ -24,6 +24,11 @@ from figgen.vqa.item import QAItem
 from tests.human.conftest import group_of, typed_truth, typed_wrong
 
 ROOT = Path(__file__).resolve().parents[2]
+# answers kept in the browser (the server unreachable), once none is on its way
+PENDING = (
+    "const status = document.getElementById('save-status');"
+    "return status.dataset.sending === '0' && status.dataset.pending === arguments[0]"
+)
 
 
 def free_port() -> int:
@@ -160,23 +165,16 @@ def test_a_study_by_keyboard_survives_reload_and_a_killed_server(
                 type_answer(browser, item, value)
                 expected[qid] = stored(item, value)
             if index == 14:  # reload in the middle: the page goes on where it was
-                wait_for(
-                    browser, "return document.getElementById('save-status').dataset.pending === '0'"
-                )
+                wait_for(browser, PENDING, "0")
                 browser.refresh()
-            if index == 24:  # the server is killed; two answers wait in the browser
+            if index == 24:  # the server is killed; the next two answers wait in the browser
+                wait_for(browser, PENDING, "0")  # (a kill mid-request could leave three)
                 server.send_signal(signal.SIGKILL)
                 server.wait(timeout=30)
             if index == 26:
-                wait_for(
-                    browser,
-                    "return document.getElementById('save-status').dataset.pending === '2'",
-                )
+                wait_for(browser, PENDING, "2")
                 server = start_server(per_kind, out, port)
-                wait_for(
-                    browser,
-                    "return document.getElementById('save-status').dataset.pending === '0'",
-                )
+                wait_for(browser, PENDING, "0")
         wait_for(browser, "return document.body.dataset.state === 'done'")
         assert browser.find_element("id", "progress-label").text == "40 of 40 answered"
     finally:
