@@ -196,3 +196,17 @@ def test_cli_takes_an_hourly_rate(built: Path, study_files: dict, tmp_path: Path
     saved = json.loads((tmp_path / "r" / "metrics.json").read_text())
     assert saved["humans"]["hourly_rate"] == 12.0
     assert saved["humans"]["agreement"]["annotators"] == ["human:ana", "human:ben"]
+
+
+def test_a_negative_hourly_rate_is_refused(built: Path, study_files: dict, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from figgen.cli import app
+    from figgen.errors import FiggenError
+
+    args = ["eval", "score", "--data", str(built), "--out", str(tmp_path / "r")]
+    args += ["--answers", str(study_files["files"][0]), "--hourly-rate", "-5"]
+    result = CliRunner().invoke(app, args)
+    assert isinstance(result.exception, FiggenError)
+    assert str(result.exception) == "--hourly-rate -5.0 must be a number of USD, at least 0"
+    assert not (tmp_path / "r").exists()
