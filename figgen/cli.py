@@ -16,6 +16,7 @@ from figgen.density.cli import app as density_app
 from figgen.errors import FiggenError
 from figgen.eval.cli import app as eval_app
 from figgen.export.cli import register as register_export_commands
+from figgen.human.cli import register as register_human_command
 from figgen.multichart.cli import app as multichart_app
 from figgen.perturb.cli import register as register_perturb_commands
 from figgen.view.cli import register as register_view_command
@@ -36,6 +37,7 @@ register_qa_commands(app)
 register_export_commands(app)
 register_perturb_commands(app)
 register_view_command(app)
+register_human_command(app)
 
 
 class OutputFormat(StrEnum):

@@ -177,13 +177,21 @@ def score(
     answers: Annotated[list[Path], typer.Option(help="Answers file(s) from figgen eval run.")],
     out: Annotated[Path, typer.Option(help="Report directory (metrics.json, report.md, PNGs).")],
     prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
+    hourly_rate: Annotated[
+        float | None, typer.Option(help="USD per hour of a person's time (human:NAME answers).")
+    ] = None,
 ) -> None:
     """Score answers per level, family, plot kind and panel count; write metrics and report."""
+    from figgen.errors import FiggenError
     from figgen.eval.dataset import load_dataset
     from figgen.eval.prices import load_prices
     from figgen.eval.report import write_report
 
-    metrics = write_report(load_dataset(data), answers, load_prices(prices), out)
+    if hourly_rate is not None and not hourly_rate >= 0:
+        raise FiggenError(f"--hourly-rate {hourly_rate} must be a number of USD, at least 0")
+    metrics = write_report(
+        load_dataset(data), answers, load_prices(prices), out, hourly_rate=hourly_rate
+    )
     for name, values in metrics["models"].items():
         accuracy = values["accuracy"]
         typer.echo(

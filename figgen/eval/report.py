@@ -15,6 +15,7 @@ from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
 from figgen.eval.tables import table_text
+from figgen.human.report import human_markdown, human_metrics
 from figgen.storage import atomic_write_text
 from figgen.vqa.families import PLOT_TYPE, PLOT_TYPES
 
@@ -257,8 +258,14 @@ def write_report(
     answer_files: Sequence[str | Path],
     prices: PriceTable,
     out_dir: str | Path,
+    *,
+    hourly_rate: float | None = None,
 ) -> dict[str, Any]:
-    """Score the answer files, write ``metrics.json``, ``report.md`` and plots; return metrics."""
+    """Score the answer files, write ``metrics.json``, ``report.md`` and plots; return metrics.
+
+    People's answers (``human:NAME``) get a section of their own; ``hourly_rate`` prices
+    their time in USD.
+    """
     rows: list[dict[str, Any]] = []
     for path in answer_files:
         if not Path(path).is_file():
@@ -270,6 +277,9 @@ def write_report(
     grounding = grounding_metrics(dataset, scored)
     if grounding is not None:
         metrics["grounding"] = grounding
+    humans = human_metrics(metrics["models"], scored, hourly_rate)
+    if humans is not None:
+        metrics["humans"] = humans
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plots = _plots(metrics["models"], scored, out)
@@ -279,5 +289,7 @@ def write_report(
     markdown = render_markdown(metrics, plots)
     if grounding is not None:
         markdown += "\n" + grounding_markdown(grounding)
+    if humans is not None:
+        markdown += "\n" + human_markdown(humans)
     atomic_write_text(out / "report.md", markdown)
     return metrics

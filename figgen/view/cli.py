@@ -30,17 +30,12 @@ def view(
         path = write_view(data_dir, out, answers=answers or (), figures=figure)
         typer.echo(f"wrote {path}; open it in a browser (it loads the images from {data_dir})")
         return
-    from figgen.view.server import view_server
+    from figgen.view.server import serve_until_interrupted, view_server
 
     server = view_server(data_dir, port=port, answers=answers or (), figures=figure)
     bound = server.server_address[1]
     typer.echo(f"serving {data_dir} at http://127.0.0.1:{bound}/ (Ctrl-C stops)")
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve_until_interrupted(server)
 
 
 def register(app: typer.Typer) -> None:

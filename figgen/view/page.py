@@ -26,17 +26,21 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def render_page(payload: dict[str, Any]) -> str:
-    """The page for ``payload``; the data sits in a JSON script block the page reads."""
-    template = files("figgen.view").joinpath("page.html").read_text(encoding="utf-8")
-    # "<" escaped as \u003c is the same JSON and can never close the script block.
+def render_json(payload: Any) -> str:
+    """``payload`` as JSON safe inside a ``<script>`` block (NaN as null, "<" escaped)."""
     try:
         text = json.dumps(payload, ensure_ascii=False, allow_nan=False)
     except ValueError:  # walking the whole payload costs a third of the page: only when needed
         text = json.dumps(_finite(payload), ensure_ascii=False, allow_nan=False)
-    data = text.replace("<", "\\u003c")
+    # "<" escaped as \u003c is the same JSON and can never close the script block.
+    return text.replace("<", "\\u003c")
+
+
+def render_page(payload: dict[str, Any]) -> str:
+    """The page for ``payload``; the data sits in a JSON script block the page reads."""
+    template = files("figgen.view").joinpath("page.html").read_text(encoding="utf-8")
     title = html.escape(str(payload["name"]))
-    return template.replace("__TITLE__", title).replace("__PAYLOAD__", data)
+    return template.replace("__TITLE__", title).replace("__PAYLOAD__", render_json(payload))
 
 
 def write_view(

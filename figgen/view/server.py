@@ -66,3 +66,13 @@ def view_server(
         raise FiggenError(
             f"cannot listen on {HOST}:{port} ({exc.strerror}); pass another --port"
         ) from None
+
+
+def serve_until_interrupted(server: ThreadingHTTPServer) -> None:
+    """Serve until Ctrl-C, then close the server (and whatever its ``server_close`` closes)."""
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
