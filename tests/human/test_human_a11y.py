@@ -27,9 +27,11 @@ def axe_source() -> str:
     for path in candidates:
         if path.is_file():
             return path.read_text(encoding="utf-8")
-    if not (shutil.which("node") and shutil.which("npm")):
-        pytest.skip(f"needs node and npm for axe-core ({AXE_INSTALL} in the repository root)")
-    pytest.fail(f"axe-core is not installed: run `{AXE_INSTALL}` in the repository root")
+    # CI (.ci/run) installs axe-core, so there a missing script is a failure; on a newcomer's
+    # machine the README's test command skips this one test and says how to run it.
+    if os.environ.get("CI") and shutil.which("npm"):
+        pytest.fail(f"axe-core is not installed: run `{AXE_INSTALL}` in the repository root")
+    pytest.skip(f"axe-core is not installed: run `{AXE_INSTALL}` in the repository root")
 
 
 def serious_violations(browser: Any, source: str) -> list[dict[str, Any]]:
