@@ -24,15 +24,15 @@ from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
 from figgen.multichart.graph import Graph
 from figgen.multichart.minimal import check_set
-from figgen.multichart.modes import MODES, SetPlan, plan_set
+from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
 from figgen.multichart.prompt import qa_item
 from figgen.multichart.propagate import propagate
-from figgen.multichart.questions import Ask, candidates, choose_questions
+from figgen.multichart.questions import Ask, candidates, choose_questions, state_relations
 from figgen.multichart.render import render_image
 from figgen.multichart.sampling import Proposer, meets_trend, sample_node, valid_values
 from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
-from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
+from figgen.multichart.sufficiency import ModeFacts, evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector, to_json
 from figgen.scale import InProcess, LocalPool
 from figgen.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
@@ -156,6 +156,10 @@ def build_set(
             f"scenario '{spec.name}' gave only {len(asks)} verified questions for set {index}; "
             f"a set needs {MIN_QUESTIONS}: add nodes or raise 'questions'"
         )
+    facts = [{mode: mode_facts(graph, plan.modes[mode], ask) for mode in MODES} for ask in asks]
+    for ask, per_mode in zip(asks, facts, strict=True):
+        used = {n for f in per_mode.values() for n in f.relations}
+        state_relations(graph, ask, [n for n in graph.order if n in used])
     checks = check_set(graph, plan.minimal.selected)
     return {
         "id": sid,
@@ -190,16 +194,23 @@ def build_set(
             for image in images
         },
         "modes": plan.modes,
-        "questions": [_question(graph, plan, ask, n, sid, records) for n, ask in enumerate(asks)],
+        "questions": [
+            _question(graph, ask, per_mode, n, sid, records)
+            for n, (ask, per_mode) in enumerate(zip(asks, facts, strict=True))
+        ],
     }
 
 
 def _question(
-    graph: Graph, plan: SetPlan, ask: Ask, number: int, sid: str, records: dict[str, Any]
+    graph: Graph,
+    ask: Ask,
+    per_mode: dict[Mode, ModeFacts],
+    number: int,
+    sid: str,
+    records: dict[str, Any],
 ) -> dict[str, Any]:
     modes = {}
-    for mode in MODES:
-        facts = mode_facts(graph, plan.modes[mode], ask)
+    for mode, facts in per_mode.items():
         modes[mode] = {
             "qid": f"{sid}-{MODE_TAG[mode]}-q{number:02d}",
             "hops": facts.hops,

@@ -102,19 +102,33 @@ def _at(values: dict[str, Value], target: Target) -> float:
 
 def describe(graph: Graph, name: str) -> str:
     """A node as a question names it: its label, a computation's definition, and its unit."""
-    node = graph.spec.nodes[name]
     text = graph.spec.label(name)
-    if node.type != "computation":
+    if graph.spec.nodes[name].type != "computation":
         return text
+    definition = define(graph, name)
+    return text if definition.casefold() in text.casefold() else f"{text} ({definition})"
+
+
+def define(graph: Graph, name: str) -> str:
+    """A computation node's definition in words, its labels named by their index."""
+    node = graph.spec.nodes[name]
     inputs = [graph.spec.label(p) for p in node.inputs]
     if node.op in ("argmax", "argmin"):
         word = "largest" if node.op == "argmax" else "smallest"
-        definition = f"the {_index_word(graph, node.inputs[0])} with the {word} {inputs[0]}"
-    else:
-        word = _index_word(graph, node.inputs[0])
-        definition = graph.operator(name).describe(inputs, node)
-        definition = definition.replace("labels", f"{word}s").replace("label", word)
-    return text if definition.casefold() in text.casefold() else f"{text} ({definition})"
+        return f"the {_index_word(graph, node.inputs[0])} with the {word} {inputs[0]}"
+    word = _index_word(graph, node.inputs[0])
+    definition = graph.operator(name).describe(inputs, node)
+    return definition.replace("labels", f"{word}s").replace("label", word)
+
+
+def state_relations(graph: Graph, ask: Ask, relations: list[str]) -> None:
+    """Append to the question the definition of every computation its derivation uses that
+    it does not already state (a chart of deliveries does not say they are the orders two
+    years on, yet reading orders off it needs exactly that)."""
+    for name in relations:
+        definition = define(graph, name)
+        if definition.casefold() not in ask.text.casefold():
+            ask.text += f" Note: {graph.spec.label(name)} = {definition}."
 
 
 def _unit(graph: Graph, name: str) -> str:

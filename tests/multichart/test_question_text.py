@@ -1,0 +1,68 @@
+"""Question wording and hop counts: what a question states must be enough, with the mode's
+images, to answer it, and its hops are the distinct computation steps it takes."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from figgen.config import FigureConfig
+from figgen.multichart.build import build_set
+from figgen.multichart.modes import plan_set
+from figgen.multichart.questions import Ask, Target
+from figgen.multichart.scenarios import load_scenario
+from figgen.multichart.sufficiency import mode_facts
+
+
+@pytest.fixture(scope="module")
+def timeshift_set(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Set 4 of seed 11, where the audit found orders asked of the deliveries chart alone."""
+    out = tmp_path_factory.mktemp("timeshift")
+    (out / "images").mkdir()
+    spec = load_scenario("timeshift")
+    return build_set(spec, seed=11, index=4, out=out, cfg=FigureConfig())
+
+
+def test_a_question_read_through_a_shift_states_the_lag(timeshift_set: dict):
+    spec = timeshift_set["spec"]["nodes"]
+    shifts = {name: node for name, node in spec.items() if node.get("op") == "shift"}
+    crossing = 0
+    for q in timeshift_set["questions"]:
+        for mode, facts in q["modes"].items():
+            for name, node in shifts.items():
+                if {name, node["inputs"][0]} <= set(facts["nodes"]):
+                    # the derivation crosses the shift: the reader must be told the lag
+                    crossing += 1
+                    assert f"{node['lag']} years later" in q["text"], (mode, q["text"])
+    assert crossing  # the set does ask orders of the deliveries chart
+
+
+def test_hops_count_each_computation_step_once():
+    plan = plan_set(load_scenario("timeshift"))
+    ask = Ask(
+        "compare",
+        "greater_than",
+        "For year 2020, is the aircraft orders greater than the orders minus deliveries?",
+        [Target("orders", (2020,)), Target("backlog_change", (2020,))],
+        answer_type="boolean",
+    )
+    facts = mode_facts(plan.graph, ["chart_deliveries", "chart_price"], ask)
+    # by hand: orders = deliveries two years on (1), orders minus deliveries (2), compare (3)
+    assert facts.hops == 3
+
+
+def test_the_geometry_mean_is_worded_as_what_it_averages(tmp_path: Path):
+    (tmp_path / "images").mkdir()
+    record = build_set(load_scenario("geometry"), seed=0, index=2, out=tmp_path, cfg=FigureConfig())
+    x, y = (record["values"][n] for n in ("x", "y"))
+    sites = list(zip(x["values"], y["values"], strict=True))
+    a = sites[x["labels"].index("A")]
+    mean_all = sum(math.dist(a, p) for p in sites) / len(sites)  # site A itself counts as 0
+    asked = [q for q in record["questions"] if q["targets"][0]["node"] == "mean_dist"]
+    assert asked
+    for q in asked:
+        assert "other sites" not in q["text"], q["text"]
+        if q["how"] == "value":
+            assert q["answer"] == pytest.approx(mean_all, rel=1e-3)
