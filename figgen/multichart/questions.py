@@ -118,7 +118,16 @@ def define(graph: Graph, name: str) -> str:
         return f"the {_index_word(graph, node.inputs[0])} with the {word} {inputs[0]}"
     word = _index_word(graph, node.inputs[0])
     definition = graph.operator(name).describe(inputs, node)
+    shown = graph.shapes[node.inputs[0]].labels
+    if "all labels" in definition and len(shown) < len(_index_labels(graph, node.inputs[0])):
+        # a distance leaves out its origin: the mean is over the other sites, so say which
+        names = [str(v) for v in shown]
+        definition = definition.replace("all labels", f"{word}s {_join(names)}")
     return definition.replace("labels", f"{word}s").replace("label", word)
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def state_relations(graph: Graph, ask: Ask, relations: list[str]) -> None:
@@ -140,14 +149,23 @@ def _where(graph: Graph, name: str, label: Label) -> str:
     return f"{_index_word(graph, name)} {label}"
 
 
-def _index_word(graph: Graph, name: str) -> str:
+def _index_of(graph: Graph, name: str) -> str | None:
     node = graph.spec.nodes[name]
     while node.index is None and node.inputs:
         node = graph.spec.nodes[node.inputs[0]]
-    if node.index is None:
+    return node.index
+
+
+def _index_word(graph: Graph, name: str) -> str:
+    index = _index_of(graph, name)
+    if index is None:
         return "label"
-    index = graph.spec.index[node.index]
-    return index.title or node.index
+    return graph.spec.index[index].title or index
+
+
+def _index_labels(graph: Graph, name: str) -> tuple[Label, ...]:
+    index = _index_of(graph, name)
+    return () if index is None else tuple(graph.spec.index[index].labels)
 
 
 def candidates(graph: Graph, values: dict[str, Value], rng: np.random.Generator) -> list[Ask]:

@@ -59,10 +59,12 @@ def test_the_geometry_mean_is_worded_as_what_it_averages(tmp_path: Path):
     x, y = (record["values"][n] for n in ("x", "y"))
     sites = list(zip(x["values"], y["values"], strict=True))
     a = sites[x["labels"].index("A")]
-    mean_all = sum(math.dist(a, p) for p in sites) / len(sites)  # site A itself counts as 0
+    others = [p for label, p in zip(x["labels"], sites, strict=True) if label != "A"]
+    mean_others = sum(math.dist(a, p) for p in others) / len(others)
     asked = [q for q in record["questions"] if q["targets"][0]["node"] == "mean_dist"]
     assert asked
     for q in asked:
-        assert "other sites" not in q["text"], q["text"]
+        # the label says "the other sites"; the definition must not say "all sites"
+        assert "over all sites" not in q["text"] and "sites B, C, D, E and F" in q["text"]
         if q["how"] == "value":
-            assert q["answer"] == pytest.approx(mean_all, rel=1e-3)
+            assert q["answer"] == pytest.approx(mean_others, rel=1e-3)
