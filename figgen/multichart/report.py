@@ -170,20 +170,22 @@ def _hops_plot(metrics: dict[str, Any], out: Path) -> Plot:
 def _frontier_plot(metrics: dict[str, Any], out: Path) -> Plot:
     fig, axes = plot_figure(2, width=4.4, height=3.6)
     sentences = []
+    markers = dict(zip(MODES, ("o", "s"), strict=True))
     for model, values in metrics["models"].items():
-        modes = values["modes"]
-        acc = [modes[m]["accuracy"] for m in MODES]
-        tokens = [modes[m]["usage"]["tokens_per_question"] for m in MODES]
-        seconds = [modes[m]["usage"]["seconds_per_question"] for m in MODES]
+        # a mode nobody was asked in (answers of one mode only) has no point to draw
+        modes = {m: values["modes"][m] for m in MODES if values["modes"][m]["n"]}
+        acc = [m["accuracy"] for m in modes.values()]
+        tokens = [m["usage"]["tokens_per_question"] for m in modes.values()]
+        seconds = [m["usage"]["seconds_per_question"] for m in modes.values()]
         for ax, xs in zip(axes, (tokens, seconds), strict=True):
             ax.plot(xs, acc, "-", color="0.7", zorder=1)
-            for x, y, mode, marker in zip(xs, acc, MODES, ("o", "s"), strict=True):
-                ax.scatter([x], [y], marker=marker, zorder=2, label=f"{model} ({mode})")
-        sentences.append(
-            f"{model}: extended {acc[0]:.0%} at {tokens[0]:.0f} tokens and {seconds[0]:.2f} s "
-            f"per question, in-depth {acc[1]:.0%} at {tokens[1]:.0f} tokens and "
-            f"{seconds[1]:.2f} s"
-        )
+            for x, y, mode in zip(xs, acc, modes, strict=True):
+                ax.scatter([x], [y], marker=markers[mode], zorder=2, label=f"{model} ({mode})")
+        points = [
+            f"{mode} {a:.0%} at {t:.0f} tokens and {s:.2f} s per question"
+            for mode, a, t, s in zip(modes, acc, tokens, seconds, strict=True)
+        ]
+        sentences.append(f"{model}: " + ", ".join(points))
     axes[0].set(xlabel="tokens per question", ylabel="accuracy", title="Accuracy vs tokens")
     axes[1].set(xlabel="seconds per question", ylabel="accuracy", title="Accuracy vs time")
     axes[0].legend(fontsize=7)
