@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import json
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 
 from figgen.eval.image import FigureImage
-from figgen.eval.providers import AskConfig, Prompt, make_provider
+from figgen.eval.providers import AskConfig, Prompt, Turn, make_provider
 from figgen.vqa.item import QAItem
 from tests.eval.fake_server import (
     FakeServer,
@@ -112,6 +114,79 @@ def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
     assert [kind for kind, _ in parts] == ["image", "image", "image", "text"]
     assert _widths([payload for _, payload in parts[:3]]) == [30, 40, 50]
     assert parts[3][1] == "the question"
+
+
+def _turns(body: dict) -> list[tuple[str, list[str]]]:
+    """(role, kinds of its parts) of every message, for each vendor's request shape."""
+    messages = body.get("messages") or body.get("input") or body.get("contents")
+    out = []
+    for message in messages:
+        content = message.get("content", message.get("parts"))
+        if isinstance(content, str):
+            kinds = ["text"]
+        else:
+            kinds = ["text" if "text" in p else "image" for p in content]
+        out.append((message["role"], kinds))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("model", "env", "reply", "responses", "assistant"),
+    [
+        ("openai-compatible:vlm", None, lambda m: chat_reply(m, "{}", 1, 1), False, "assistant"),
+        (
+            "openai:gpt-x",
+            "OPENAI_API_KEY",
+            lambda m: responses_reply(m, "{}", 1, 1),
+            True,
+            "assistant",
+        ),
+        (
+            "anthropic:claude-x",
+            "ANTHROPIC_API_KEY",
+            lambda m: messages_reply(m, "{}", 1, 1),
+            False,
+            "assistant",
+        ),
+        ("gemini:gemini-x", "GEMINI_API_KEY", lambda m: gemini_reply("{}", 1, 1), False, "model"),
+    ],
+)
+def test_a_conversation_sends_the_images_once_then_the_turns(
+    model, env, reply, responses, assistant, monkeypatch
+):
+    if env:
+        monkeypatch.setenv(env, "test-key-123456")
+    prompt = replace(PROMPT, history=(Turn("reconstruct", "the data"), Turn("Q1?", "12")))
+
+    def handler(request: Request, seen: int) -> Response:
+        return reply(request.model)
+
+    with FakeServer(handler, responses=responses, chat=not responses) as server:
+        base = server.base_url if model.startswith("openai") else server.root_url
+        if model.startswith("openai:"):
+            monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+            provider = make_provider(model)
+        else:
+            provider = make_provider(model, base_url=base)
+
+        async def go():
+            try:
+                return await provider.ask(prompt, AskConfig())
+            finally:
+                await provider.aclose()
+
+        asyncio.run(go())
+        (request,) = server.requests
+    assert _turns(request.body) == [
+        ("user", ["image", "image", "image", "text"]),
+        (assistant, ["text"]),
+        ("user", ["text"]),
+        (assistant, ["text"]),
+        ("user", ["text"]),
+    ]
+    texts = json.dumps(request.body)
+    assert texts.index("reconstruct") < texts.index("the data") < texts.index("Q1?")
+    assert texts.index("Q1?") < texts.index('"12"') < texts.index("the question")
 
 
 def test_a_scaled_prompt_scales_every_image():

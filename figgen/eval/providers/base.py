@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from figgen.errors import FiggenError
 from figgen.eval.evidence import EvidenceTarget
@@ -17,6 +17,16 @@ from figgen.eval.grounding import PromptMode, mode_instruction
 from figgen.eval.image import FigureImage, ImageLimits
 from figgen.eval.tokens import ImageRule
 from figgen.vqa.item import QAItem
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An earlier exchange of a conversation: what was asked and what the model replied."""
+
+    asked: str
+    replied: str
 
 
 @dataclass(frozen=True)
@@ -36,10 +46,20 @@ class Prompt:
     more_images: tuple[FigureImage, ...] = ()
     mode: PromptMode = "plain"
     evidence: EvidenceTarget | None = None
+    history: tuple[Turn, ...] = ()
+    """Earlier turns of a conversation (multi-chart sets asked in one); the images go with the
+    first message, so a conversation sends them once."""
 
     @property
     def images(self) -> tuple[FigureImage, ...]:
         return (self.image, *self.more_images)
+
+    def messages(self) -> list[tuple[Role, str]]:
+        """The conversation as (role, text), oldest first: the history, then ``text``."""
+        out: list[tuple[Role, str]] = []
+        for turn in self.history:
+            out += [("user", turn.asked), ("assistant", turn.replied)]
+        return [*out, ("user", self.text)]
 
     def scaled(self, factor: float) -> Prompt:
         """The same prompt with every image resized by ``factor``."""
