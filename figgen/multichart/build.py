@@ -4,8 +4,9 @@
 and questions (hops, nodes, images and evidence boxes per mode); ``DIR/images/`` the charts as
 figgen records and PNGs; ``DIR/qa.jsonl`` one QA item per question and mode, and
 ``DIR/image_sets.json`` the images of each (set, mode), which ``figgen eval run`` sends with
-every question. Set ``i`` depends only on (seed, i, scenario), each file is written atomically
-and a set's JSON last, so a killed build resumes where it stopped.
+every question, and ``DIR/set_evidence.json`` each question's (image index, box) evidence.
+Set ``i`` depends only on (seed, i, scenario), each file is written atomically and a set's
+JSON last, so a killed build resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
+from figgen.eval.set_grounding import FILE as SET_EVIDENCE
 from figgen.multichart.graph import Graph
 from figgen.multichart.minimal import check_set
 from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
@@ -338,10 +340,22 @@ def write_index(root: Path, n: int) -> int:
     sets = load_sets(root, n)
     items = []
     image_sets: dict[str, list[str]] = {}
+    evidence: dict[str, Any] = {"sizes": {}, "evidence": {}}
     for record in sets:
+        sizes = {name: _image_size(root, image) for name, image in record["images"].items()}
         for mode in MODES:
             figure = mode_figure_id(record["id"], mode)
-            image_sets[figure] = [record["images"][i]["file"] for i in record["modes"][mode]]
+            shown = record["modes"][mode]
+            image_sets[figure] = [record["images"][i]["file"] for i in shown]
+            evidence["sizes"][figure] = [sizes[i] for i in shown]
+            for question in record["questions"]:
+                facts = question["modes"][mode]
+                pairs = [
+                    [shown.index(image), *box]
+                    for image, boxes in facts["evidence"].items()
+                    for box in boxes
+                ]
+                evidence["evidence"][facts["qid"]] = {"figure": figure, "boxes": pairs}
         for question in record["questions"]:
             for mode in MODES:
                 item = qa_item(
@@ -353,8 +367,14 @@ def write_index(root: Path, n: int) -> int:
                 items.append(json.dumps(item.to_dict(), ensure_ascii=False))
     atomic_write_text(root / "qa.jsonl", "".join(line + "\n" for line in items))
     atomic_write_text(root / "image_sets.json", json.dumps(image_sets, indent=1))
+    atomic_write_text(root / SET_EVIDENCE, json.dumps(evidence, separators=(",", ":")))
     atomic_write_text(root / "manifest.json", json.dumps(_manifest(sets), indent=1))
     return len(items)
+
+
+def _image_size(root: Path, image: dict[str, Any]) -> list[int]:
+    record = json.loads((root / image["record"]).read_text(encoding="utf-8"))
+    return [int(record["image"]["width"]), int(record["image"]["height"])]
 
 
 def _manifest(sets: list[dict[str, Any]]) -> dict[str, Any]:
