@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 MIN_QUESTIONS, MAX_QUESTIONS = 8, 50
 MIN_IMAGES, MAX_IMAGES = 3, 18
+MAX_HOPS = 8
+"""The longest derivation a question may take (the paper's range is 0-8 hops)."""
 SAMPLE_ATTEMPTS = 20
 MODE_TAG = {"extended": "ext", "in-depth": "deep"}
 
@@ -153,12 +155,14 @@ def build_set(
             "%s: %d questions dropped (not answerable from a mode's images)", sid, len(failing)
         )
     asks = [a for i, a in enumerate(asks) if i not in failing]
+    facts = [{mode: mode_facts(graph, plan.modes[mode], ask) for mode in MODES} for ask in asks]
+    kept = [i for i, f in enumerate(facts) if max(m.hops for m in f.values()) <= MAX_HOPS]
+    asks, facts = [asks[i] for i in kept], [facts[i] for i in kept]
     if len(asks) < MIN_QUESTIONS:
         raise FiggenError(
             f"scenario '{spec.name}' gave only {len(asks)} verified questions for set {index}; "
             f"a set needs {MIN_QUESTIONS}: add nodes or raise 'questions'"
         )
-    facts = [{mode: mode_facts(graph, plan.modes[mode], ask) for mode in MODES} for ask in asks]
     for ask, per_mode in zip(asks, facts, strict=True):
         used = {n for f in per_mode.values() for n in f.relations}
         state_relations(graph, ask, [n for n in graph.order if n in used])

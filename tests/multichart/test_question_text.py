@@ -68,3 +68,23 @@ def test_the_geometry_mean_is_worded_as_what_it_averages(tmp_path: Path):
         assert "over all sites" not in q["text"] and "sites B, C, D, E and F" in q["text"]
         if q["how"] == "value":
             assert q["answer"] == pytest.approx(mean_others, rel=1e-3)
+
+
+def test_the_supply_chain_takes_eight_hops_in_depth():
+    plan = plan_set(load_scenario("supply"))
+    ask = Ask("compare", "greater", "?", [Target("margin_change", (2020, 2021))])
+    facts = mode_facts(plan.graph, plan.modes["in-depth"], ask)
+    # by hand: metal, parts, sold, revenue, profit, margin, its change, then the comparison
+    assert facts.hops == 8
+    assert mode_facts(plan.graph, plan.modes["extended"], ask).hops == 1  # its chart is shown
+
+
+def test_shipped_scenarios_span_three_to_eighteen_images_and_hops_stay_within_eight(built: Path):
+    from figgen.multichart.build import load_sets
+
+    sizes = [len(s["modes"]["extended"]) for s in load_sets(built)]
+    assert min(sizes) == 3 and max(sizes) == 18
+    hops = [
+        q["modes"][m]["hops"] for s in load_sets(built) for q in s["questions"] for m in q["modes"]
+    ]
+    assert max(hops) <= 8 and 7 in hops
