@@ -16,21 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from figgen.config import FigureConfig
+from figgen.config import FigureConfig, StyleConfig
 from figgen.errors import FiggenError
 
-SHEETS = (
-    "default",
-    "classic",
-    "ggplot",
-    "bmh",
-    "seaborn-v0_8-whitegrid",
-    "seaborn-v0_8-darkgrid",
-    "seaborn-v0_8-ticks",
-    "fivethirtyeight",
-    "Solarize_Light2",
-)
-"""Light sheets that keep the series colours figgen sets (no grayscale)."""
+RECOLOURING = ("grayscale", "tableau-colorblind10")
+"""Sheets of figgen's style list that change the marks' colours, which questions ask about."""
+SHEETS = tuple(s for s in StyleConfig().styles if s not in RECOLOURING)
 FONTS = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono")
 """Other looks where no sheet changes the picture (a dark figure, a table, a pie): the font."""
 

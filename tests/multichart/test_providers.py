@@ -78,16 +78,8 @@ def _parts(body: dict) -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize(
-    ("model", "env", "reply", "responses"),
-    [
-        ("openai-compatible:vlm", None, lambda m: chat_reply(m, "{}", 1, 1), False),
-        ("openai:gpt-x", "OPENAI_API_KEY", lambda m: responses_reply(m, "{}", 1, 1), True),
-        ("anthropic:claude-x", "ANTHROPIC_API_KEY", lambda m: messages_reply(m, "{}", 1, 1), False),
-        ("gemini:gemini-x", "GEMINI_API_KEY", lambda m: gemini_reply("{}", 1, 1), False),
-    ],
-)
-def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
+def _sent(model, env, reply, responses, prompt, monkeypatch) -> Request:
+    """The one request a provider makes to a loopback server for ``prompt``."""
     if env:
         monkeypatch.setenv(env, "test-key-123456")
 
@@ -104,12 +96,26 @@ def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
 
         async def go():
             try:
-                return await provider.ask(PROMPT, AskConfig())
+                return await provider.ask(prompt, AskConfig())
             finally:
                 await provider.aclose()
 
         asyncio.run(go())
         (request,) = server.requests
+    return request
+
+
+@pytest.mark.parametrize(
+    ("model", "env", "reply", "responses"),
+    [
+        ("openai-compatible:vlm", None, lambda m: chat_reply(m, "{}", 1, 1), False),
+        ("openai:gpt-x", "OPENAI_API_KEY", lambda m: responses_reply(m, "{}", 1, 1), True),
+        ("anthropic:claude-x", "ANTHROPIC_API_KEY", lambda m: messages_reply(m, "{}", 1, 1), False),
+        ("gemini:gemini-x", "GEMINI_API_KEY", lambda m: gemini_reply("{}", 1, 1), False),
+    ],
+)
+def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
+    request = _sent(model, env, reply, responses, PROMPT, monkeypatch)
     parts = _parts(request.body)
     assert [kind for kind, _ in parts] == ["image", "image", "image", "text"]
     assert _widths([payload for _, payload in parts[:3]]) == [30, 40, 50]
@@ -154,29 +160,8 @@ def _turns(body: dict) -> list[tuple[str, list[str]]]:
 def test_a_conversation_sends_the_images_once_then_the_turns(
     model, env, reply, responses, assistant, monkeypatch
 ):
-    if env:
-        monkeypatch.setenv(env, "test-key-123456")
     prompt = replace(PROMPT, history=(Turn("reconstruct", "the data"), Turn("Q1?", "12")))
-
-    def handler(request: Request, seen: int) -> Response:
-        return reply(request.model)
-
-    with FakeServer(handler, responses=responses, chat=not responses) as server:
-        base = server.base_url if model.startswith("openai") else server.root_url
-        if model.startswith("openai:"):
-            monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-            provider = make_provider(model)
-        else:
-            provider = make_provider(model, base_url=base)
-
-        async def go():
-            try:
-                return await provider.ask(prompt, AskConfig())
-            finally:
-                await provider.aclose()
-
-        asyncio.run(go())
-        (request,) = server.requests
+    request = _sent(model, env, reply, responses, prompt, monkeypatch)
     assert _turns(request.body) == [
         ("user", ["image", "image", "image", "text"]),
         (assistant, ["text"]),
