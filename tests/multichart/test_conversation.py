@@ -7,6 +7,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from figgen.eval.dataset import load_dataset
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockProvider, Prompt, Reply
@@ -145,3 +147,28 @@ def test_the_converse_command_with_the_oracle_scores_100_percent(built: Path, tm
     assert "oracle [conversation]: extended 1.000" in result.output
     rows = [json.loads(line) for line in answers.read_text().splitlines()]
     assert sum(r["qid"].endswith("-retrieval") for r in rows) == 2 * len(load_sets(built))
+
+
+def test_a_conversation_stops_before_max_cost(built: Path, tmp_path: Path):
+    from figgen.eval.prices import ModelPrice
+
+    dataset = load_dataset(built)
+    figure = dataset.items[0].figure_id
+    items = [i for i in dataset.items if i.figure_id == figure]
+    answers = tmp_path / "a.jsonl"
+    provider = MockProvider("conv", answer=lambda prompt: Reply("{}", 100_000, 0))
+    summary = asyncio.run(
+        run_conversations(
+            dataset,
+            items,
+            provider,
+            model="mock:conv",
+            out=answers,
+            prices=PriceTable({"conv": ModelPrice(1.0, 1.0)}),  # $0.10 a call
+            max_cost=0.35,
+            concurrency=1,
+        )
+    )
+    rows = [json.loads(line) for line in answers.read_text().splitlines()]
+    assert summary.stopped_for_budget and len(rows) == 3 < len(items) + 1
+    assert sum(r["cost_usd"] for r in rows) == pytest.approx(0.3)
