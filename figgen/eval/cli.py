@@ -121,7 +121,8 @@ def run(
     items = [
         item
         for item in chosen
-        if mode == "plain" or locatable(item, dataset.record(item.figure_id), mode)
+        if mode == "plain"
+        or locatable(item, dataset.record(item.figure_id), mode, dataset.set_targets.get(item.qid))
     ]
     if len(items) < len(chosen):
         typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")

@@ -199,3 +199,13 @@ def locate(text: str | None, shape: Shape, width: int, height: int) -> Located:
         (min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])) for b in pixels
     )
     return Located(boxes=boxes, frame=frame)
+
+
+def shapes_in(value: Any, shape: Shape) -> list[list[float]]:
+    """The boxes or points of one JSON value (one shape, a list, a string); [] for none."""
+    if value in (None, "", []):
+        return []
+    try:
+        return _many(value, shape)
+    except _NotAShape:
+        return []

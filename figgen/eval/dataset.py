@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.eval.set_grounding import SetTarget, load_set_targets
 from figgen.record import load_record
 from figgen.vqa.item import QAItem, read_items
 
@@ -21,6 +22,8 @@ class EvalDataset:
     items: list[QAItem]
     image_sets: dict[str, list[str]] = field(default_factory=dict)
     """Several images per "figure" (a multi-chart set and mode), from ``image_sets.json``."""
+    set_targets: dict[str, SetTarget] = field(default_factory=dict)
+    """A multi-chart question's evidence per image of its set, from ``set_evidence.json``."""
     _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _kinds: dict[tuple[str, int | None], str] = field(default_factory=dict, repr=False)
 
@@ -97,7 +100,7 @@ def load_dataset(root: str | Path) -> EvalDataset:
     items = list(read_items(qa_path))
     sets_path = root / "image_sets.json"
     image_sets = json.loads(sets_path.read_text(encoding="utf-8")) if sets_path.is_file() else {}
-    return EvalDataset(root, items, image_sets)
+    return EvalDataset(root, items, image_sets, load_set_targets(root))
 
 
 def select_items(

@@ -15,6 +15,7 @@ from figgen.eval.aggregate import ScoredAnswer
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.evidence import evidence_target
 from figgen.eval.grounding import LocationScore, PromptMode, score_location
+from figgen.eval.set_grounding import score_set_location
 from figgen.eval.tables import markdown_table
 
 _METRIC = {"grounded": "mean_diou", "pointed": "mean_chamfer"}
@@ -41,6 +42,10 @@ def location_scores(
     out = []
     for answer in answers:
         if answer.row.get("error") is not None:
+            continue
+        set_target = dataset.set_targets.get(answer.item.qid)
+        if set_target is not None:  # a multi-chart question: evidence in several images
+            out.append((answer, score_set_location(mode, answer.row, set_target)))
             continue
         record = dataset.record(answer.item.figure_id)
         target = None if record is None else evidence_target(record, answer.item)

@@ -179,7 +179,16 @@ def _match_choice(value: Any, choices: list[str] | None) -> str:
     for choice in choices:
         if choice.casefold() == key:
             return choice
+    # a lettered choice given with its option text: "A. 2021", "(B) North", "C: 12"
+    lettered = _LETTERED.match(text)
+    if lettered:
+        for choice in choices:
+            if len(choice) == 1 and choice.casefold() == lettered.group(1).casefold():
+                return choice
     return text
+
+
+_LETTERED = re.compile(r"^\(?([A-Za-z])[.):]\s+\S")
 
 
 def _as_list(value: Any) -> list[Any]:

@@ -10,6 +10,7 @@ from figgen.eval.evidence import evidence_target
 from figgen.eval.grounding import PromptMode, with_mode
 from figgen.eval.image import FigureImage
 from figgen.eval.providers.base import Prompt
+from figgen.eval.set_grounding import SetTarget, set_instruction
 from figgen.vqa.item import AnswerType, QAItem
 
 _SHAPES: dict[str, str] = {
@@ -65,17 +66,25 @@ def build_prompt(
     record: dict[str, Any] | None = None,
     more: tuple[FigureImage, ...] = (),
     text: str | None = None,
+    set_target: SetTarget | None = None,
 ) -> Prompt:
     """The prompt for ``item`` about ``image`` (then ``more``) in ``mode``.
 
-    ``record`` supplies the evidence of a grounded or pointed prompt, which is asked of single
-    images only. ``text`` replaces the item's own question text (another task's prompt).
+    ``record`` supplies the evidence of a grounded or pointed prompt about one image,
+    ``set_target`` the evidence per image of one about several (a multi-chart set). ``text``
+    replaces the item's own question text (another task's prompt).
     """
     text = prompt_text(item) if text is None else text
     if mode == "plain":
         return Prompt(text, image, item, more)
-    if more:
-        raise FiggenError(f"{item.qid}: a {mode} prompt is asked of one image; use --prompt plain")
+    if more and set_target is None:
+        raise FiggenError(f"{item.qid}: no evidence per image to locate; use --prompt plain")
+    if set_target is not None:  # a set's question, of one image or several
+        sizes = [(i.width, i.height) for i in (image, *more)]
+        # the target is in pixels of the stored images; state and score the ones sent
+        extra = set_instruction(mode, sizes)
+        located = set_target.in_images(sizes)
+        return Prompt(f"{text}\n\n{extra}", image, item, more, mode, set_evidence=located)
     target = None if record is None else evidence_target(record, item)
     evidence = None if target is None else target.in_image(image.width, image.height)
     return Prompt(
@@ -83,9 +92,17 @@ def build_prompt(
     )
 
 
-def locatable(item: QAItem, record: dict[str, Any] | None, mode: PromptMode) -> bool:
-    """Whether ``item`` can be scored in ``mode``: it has evidence boxes (and points)."""
+def locatable(
+    item: QAItem,
+    record: dict[str, Any] | None,
+    mode: PromptMode,
+    set_target: SetTarget | None = None,
+) -> bool:
+    """Whether ``item`` can be scored in ``mode``: it has evidence boxes (and points), in its
+    figure or in the images of its set."""
     if mode == "plain":
         return True
+    if set_target is not None:
+        return set_target.any(mode)
     target = None if record is None else evidence_target(record, item)
     return target is not None and (mode == "grounded" or bool(target.points))

@@ -319,6 +319,7 @@ async def run_questions(
                         record=record,
                         more=tuple(more),
                         text=prompt_of(item),
+                        set_target=dataset.set_targets.get(item.qid),
                     )
                     reply, sent, calls, latency = await ask_with_retries(
                         provider,

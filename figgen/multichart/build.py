@@ -4,8 +4,9 @@
 and questions (hops, nodes, images and evidence boxes per mode); ``DIR/images/`` the charts as
 figgen records and PNGs; ``DIR/qa.jsonl`` one QA item per question and mode, and
 ``DIR/image_sets.json`` the images of each (set, mode), which ``figgen eval run`` sends with
-every question. Set ``i`` depends only on (seed, i, scenario), each file is written atomically
-and a set's JSON last, so a killed build resumes where it stopped.
+every question, and ``DIR/set_evidence.json`` each question's (image index, box) evidence.
+Set ``i`` depends only on (seed, i, scenario), each file is written atomically and a set's
+JSON last, so a killed build resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -22,17 +23,18 @@ import numpy as np
 from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
+from figgen.eval.set_grounding import FILE as SET_EVIDENCE
 from figgen.multichart.graph import Graph
 from figgen.multichart.minimal import check_set
-from figgen.multichart.modes import MODES, SetPlan, plan_set
+from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
 from figgen.multichart.prompt import qa_item
 from figgen.multichart.propagate import propagate
-from figgen.multichart.questions import Ask, candidates, choose_questions
+from figgen.multichart.questions import Ask, candidates, choose_questions, state_relations
 from figgen.multichart.render import render_image
 from figgen.multichart.sampling import Proposer, meets_trend, sample_node, valid_values
 from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
-from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
+from figgen.multichart.sufficiency import ModeFacts, evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector, to_json
 from figgen.scale import InProcess, LocalPool
 from figgen.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
@@ -41,6 +43,8 @@ log = logging.getLogger(__name__)
 
 MIN_QUESTIONS, MAX_QUESTIONS = 8, 50
 MIN_IMAGES, MAX_IMAGES = 3, 18
+MAX_HOPS = 8
+"""The longest derivation a question may take (the paper's range is 0-8 hops)."""
 SAMPLE_ATTEMPTS = 20
 MODE_TAG = {"extended": "ext", "in-depth": "deep"}
 
@@ -151,11 +155,17 @@ def build_set(
             "%s: %d questions dropped (not answerable from a mode's images)", sid, len(failing)
         )
     asks = [a for i, a in enumerate(asks) if i not in failing]
+    facts = [{mode: mode_facts(graph, plan.modes[mode], ask) for mode in MODES} for ask in asks]
+    kept = [i for i, f in enumerate(facts) if max(m.hops for m in f.values()) <= MAX_HOPS]
+    asks, facts = [asks[i] for i in kept], [facts[i] for i in kept]
     if len(asks) < MIN_QUESTIONS:
         raise FiggenError(
             f"scenario '{spec.name}' gave only {len(asks)} verified questions for set {index}; "
             f"a set needs {MIN_QUESTIONS}: add nodes or raise 'questions'"
         )
+    for ask, per_mode in zip(asks, facts, strict=True):
+        used = {n for f in per_mode.values() for n in f.relations}
+        state_relations(graph, ask, [n for n in graph.order if n in used])
     checks = check_set(graph, plan.minimal.selected)
     return {
         "id": sid,
@@ -190,16 +200,23 @@ def build_set(
             for image in images
         },
         "modes": plan.modes,
-        "questions": [_question(graph, plan, ask, n, sid, records) for n, ask in enumerate(asks)],
+        "questions": [
+            _question(graph, ask, per_mode, n, sid, records)
+            for n, (ask, per_mode) in enumerate(zip(asks, facts, strict=True))
+        ],
     }
 
 
 def _question(
-    graph: Graph, plan: SetPlan, ask: Ask, number: int, sid: str, records: dict[str, Any]
+    graph: Graph,
+    ask: Ask,
+    per_mode: dict[Mode, ModeFacts],
+    number: int,
+    sid: str,
+    records: dict[str, Any],
 ) -> dict[str, Any]:
     modes = {}
-    for mode in MODES:
-        facts = mode_facts(graph, plan.modes[mode], ask)
+    for mode, facts in per_mode.items():
         modes[mode] = {
             "qid": f"{sid}-{MODE_TAG[mode]}-q{number:02d}",
             "hops": facts.hops,
@@ -327,10 +344,22 @@ def write_index(root: Path, n: int) -> int:
     sets = load_sets(root, n)
     items = []
     image_sets: dict[str, list[str]] = {}
+    evidence: dict[str, Any] = {"sizes": {}, "evidence": {}}
     for record in sets:
+        sizes = {name: _image_size(root, image) for name, image in record["images"].items()}
         for mode in MODES:
             figure = mode_figure_id(record["id"], mode)
-            image_sets[figure] = [record["images"][i]["file"] for i in record["modes"][mode]]
+            shown = record["modes"][mode]
+            image_sets[figure] = [record["images"][i]["file"] for i in shown]
+            evidence["sizes"][figure] = [sizes[i] for i in shown]
+            for question in record["questions"]:
+                facts = question["modes"][mode]
+                pairs = [
+                    [shown.index(image), *box]
+                    for image, boxes in facts["evidence"].items()
+                    for box in boxes
+                ]
+                evidence["evidence"][facts["qid"]] = {"figure": figure, "boxes": pairs}
         for question in record["questions"]:
             for mode in MODES:
                 item = qa_item(
@@ -342,8 +371,14 @@ def write_index(root: Path, n: int) -> int:
                 items.append(json.dumps(item.to_dict(), ensure_ascii=False))
     atomic_write_text(root / "qa.jsonl", "".join(line + "\n" for line in items))
     atomic_write_text(root / "image_sets.json", json.dumps(image_sets, indent=1))
+    atomic_write_text(root / SET_EVIDENCE, json.dumps(evidence, separators=(",", ":")))
     atomic_write_text(root / "manifest.json", json.dumps(_manifest(sets), indent=1))
     return len(items)
+
+
+def _image_size(root: Path, image: dict[str, Any]) -> list[int]:
+    record = json.loads((root / image["record"]).read_text(encoding="utf-8"))
+    return [int(record["image"]["width"]), int(record["image"]["height"])]
 
 
 def _manifest(sets: list[dict[str, Any]]) -> dict[str, Any]:

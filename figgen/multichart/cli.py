@@ -1,11 +1,27 @@
-"""``figgen multichart ...``: build sets, check a graph spec, score answers."""
+"""``figgen multichart ...``: build sets, check a graph spec, ask in conversations, score."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from figgen.eval.cli_options import (
+    AnswersOut,
+    BaseUrl,
+    CallOptions,
+    MaxCost,
+    Model,
+    Prices,
+    Retries,
+    RetryWait,
+    Timeout,
+    model_setup,
+)
+
+if TYPE_CHECKING:
+    from figgen.eval.runner import RunSummary
 
 app = typer.Typer(
     help="Multi-chart reasoning sets over a latent dependency graph (LongChart).",
@@ -78,6 +94,62 @@ def score(
         parts = []
         for mode, m in values["modes"].items():
             acc = "n/a" if m["accuracy"] is None else f"{m['accuracy']:.3f}"
-            parts.append(f"{mode} {acc} (n {m['n']})")
+            first = m["initial_vs_final"]["initial_accuracy"]
+            initial = "" if first is None else f", initial answers {first:.3f}"
+            parts.append(f"{mode} {acc} (n {m['n']}{initial})")
         typer.echo(f"{model}: " + ", ".join(parts))
     typer.echo(f"report: {out / 'report.md'}")
+
+
+@app.command("converse")
+def converse(
+    data: Annotated[Path, typer.Option(help="The multichart build to ask.")],
+    model: Model,
+    out: AnswersOut,
+    base_url: BaseUrl = None,
+    concurrency: Annotated[int, typer.Option(help="Conversations in flight at once.")] = 4,
+    max_cost: MaxCost = None,
+    prices: Prices = None,
+    option: CallOptions = None,
+    retries: Retries = 6,
+    retry_wait: RetryWait = 1.0,
+    timeout: Timeout = 600.0,
+) -> None:
+    """Ask each set's questions in one conversation per mode (the paper's protocol): the
+    images once with the retrieval prompt, then every question with its initial and final
+    answer. One call per question is figgen eval run."""
+    import asyncio
+
+    from figgen.eval.dataset import load_dataset
+    from figgen.multichart.conversation import run_conversations
+
+    setup = model_setup(
+        model,
+        base_url=base_url,
+        option=option,
+        prices=prices,
+        retries=retries,
+        retry_wait=retry_wait,
+        timeout=timeout,
+    )
+    dataset = load_dataset(data)
+
+    async def go() -> RunSummary:
+        return await run_conversations(
+            dataset,
+            dataset.items,
+            setup.provider(),
+            model=model,
+            out=out,
+            prices=setup.prices,
+            config=setup.config,
+            concurrency=concurrency,
+            max_cost=max_cost,
+            policy=setup.policy,
+            announce=typer.echo,
+            free=setup.offline,
+        )
+
+    summary = asyncio.run(go())
+    for line in summary.report_lines(model, out):
+        typer.echo(line)

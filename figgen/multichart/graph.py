@@ -106,19 +106,6 @@ class Graph:
                     changed = True
         return best
 
-    def hops(self, known: Iterable[str]) -> dict[str, int]:
-        """Computation steps from ``known`` to every derivable node."""
-        best = self.derivations(known)
-        memo: dict[str, int] = {}
-
-        def cost(name: str) -> int:
-            if name not in memo:
-                rule = best[name]
-                memo[name] = 0 if rule is None else rule.hops + sum(cost(p) for p in rule.premises)
-            return memo[name]
-
-        return {name: cost(name) for name in best}
-
 
 def validate_graph(spec: GraphSpec, *, source: str = "graph spec") -> Graph:
     """Check a spec's structure and build its graph, or raise a one-line ConfigError."""

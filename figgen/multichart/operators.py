@@ -225,7 +225,8 @@ class Shift:
         return tuple(int(v) - (node.lag or 0) for v in labels)
 
     def describe(self, names: list[str], node: NodeSpec) -> str:
-        return f"{names[0]} shifted {node.lag} later"
+        step = "1 label" if node.lag == 1 else f"{node.lag} labels"
+        return f"{names[0]} shifted {step} later"
 
 
 @dataclass(frozen=True)

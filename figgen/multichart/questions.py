@@ -102,19 +102,42 @@ def _at(values: dict[str, Value], target: Target) -> float:
 
 def describe(graph: Graph, name: str) -> str:
     """A node as a question names it: its label, a computation's definition, and its unit."""
-    node = graph.spec.nodes[name]
     text = graph.spec.label(name)
-    if node.type != "computation":
+    if graph.spec.nodes[name].type != "computation":
         return text
+    definition = define(graph, name)
+    return text if definition.casefold() in text.casefold() else f"{text} ({definition})"
+
+
+def define(graph: Graph, name: str) -> str:
+    """A computation node's definition in words, its labels named by their index."""
+    node = graph.spec.nodes[name]
     inputs = [graph.spec.label(p) for p in node.inputs]
     if node.op in ("argmax", "argmin"):
         word = "largest" if node.op == "argmax" else "smallest"
-        definition = f"the {_index_word(graph, node.inputs[0])} with the {word} {inputs[0]}"
-    else:
-        word = _index_word(graph, node.inputs[0])
-        definition = graph.operator(name).describe(inputs, node)
-        definition = definition.replace("labels", f"{word}s").replace("label", word)
-    return text if definition.casefold() in text.casefold() else f"{text} ({definition})"
+        return f"the {_index_word(graph, node.inputs[0])} with the {word} {inputs[0]}"
+    word = _index_word(graph, node.inputs[0])
+    definition = graph.operator(name).describe(inputs, node)
+    shown = graph.shapes[node.inputs[0]].labels
+    if "all labels" in definition and len(shown) < len(_index_labels(graph, node.inputs[0])):
+        # a distance leaves out its origin: the mean is over the other sites, so say which
+        names = [str(v) for v in shown]
+        definition = definition.replace("all labels", f"{word}s {_join(names)}")
+    return definition.replace("labels", f"{word}s").replace("label", word)
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def state_relations(graph: Graph, ask: Ask, relations: list[str]) -> None:
+    """Append to the question the definition of every computation its derivation uses that
+    it does not already state (a chart of deliveries does not say they are the orders two
+    years on, yet reading orders off it needs exactly that)."""
+    for name in relations:
+        definition = define(graph, name)
+        if definition.casefold() not in ask.text.casefold():
+            ask.text += f" Note: {graph.spec.label(name)} = {definition}."
 
 
 def _unit(graph: Graph, name: str) -> str:
@@ -126,14 +149,23 @@ def _where(graph: Graph, name: str, label: Label) -> str:
     return f"{_index_word(graph, name)} {label}"
 
 
-def _index_word(graph: Graph, name: str) -> str:
+def _index_of(graph: Graph, name: str) -> str | None:
     node = graph.spec.nodes[name]
     while node.index is None and node.inputs:
         node = graph.spec.nodes[node.inputs[0]]
-    if node.index is None:
+    return node.index
+
+
+def _index_word(graph: Graph, name: str) -> str:
+    index = _index_of(graph, name)
+    if index is None:
         return "label"
-    index = graph.spec.index[node.index]
-    return index.title or node.index
+    return graph.spec.index[index].title or index
+
+
+def _index_labels(graph: Graph, name: str) -> tuple[Label, ...]:
+    index = _index_of(graph, name)
+    return () if index is None else tuple(graph.spec.index[index].labels)
 
 
 def candidates(graph: Graph, values: dict[str, Value], rng: np.random.Generator) -> list[Ask]:

@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.eval.aggregate import ScoredAnswer, score_rows
+from figgen.eval.aggregate import ScoredAnswer, run_label, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset, load_dataset
 from figgen.eval.plots import Plot, plot_figure, save_plot
 from figgen.eval.tables import table_text
 from figgen.multichart.build import load_sets
+from figgen.multichart.conversation import retrieval_rows
+from figgen.multichart.initial import Answer, initial_answer, initial_vs_final
 from figgen.multichart.modes import MODES
 from figgen.storage import atomic_write_text
 
@@ -66,6 +68,17 @@ class Joined:
         score = self.answer.score
         return bool(score is not None and not score.rejected and score.correct)
 
+    @property
+    def final(self) -> Answer | None:
+        score = self.answer.score
+        if score is None or score.rejected:
+            return None
+        return Answer(self.answer.parsed, self.correct)
+
+    @property
+    def initial(self) -> Answer | None:
+        return initial_answer(self.answer.item, self.answer.row)
+
 
 def _accuracy(group: list[Joined]) -> dict[str, Any]:
     answered = [j for j in group if j.answer.score is not None]
@@ -87,9 +100,11 @@ def _by(group: list[Joined], key: Callable[[Joined], Iterable[Any]]) -> dict[str
     return {str(k): _accuracy(buckets[k]) for k in sorted(buckets)}
 
 
-def _usage(group: list[Joined]) -> dict[str, Any]:
-    rows = [j.answer.row for j in group]
-    n = len(rows) or 1
+def _usage(group: list[Joined], extra: list[dict[str, Any]]) -> dict[str, Any]:
+    """Tokens, cost and time per question; ``extra`` rows (a conversation's reconstruction
+    turn) are paid for by the questions of their conversation."""
+    n = len(group) or 1
+    rows = [j.answer.row for j in group] + extra
     tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in rows)
     tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in rows)
     cost = sum(float(r.get("cost_usd") or 0.0) for r in rows)
@@ -104,13 +119,20 @@ def _usage(group: list[Joined]) -> dict[str, Any]:
     }
 
 
-def model_metrics(joined: list[Joined]) -> dict[str, Any]:
+def model_metrics(
+    joined: list[Joined], retrieval: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Metrics of one model (and protocol); ``retrieval`` holds a conversation run's
+    reconstruction turns by figure id."""
+    retrieval = retrieval or {}
     by_mode = {m: [j for j in joined if j.facts.mode == m] for m in MODES}
     out: dict[str, Any] = {"overall": _accuracy(joined), "modes": {}}
     for mode, group in by_mode.items():
+        openings = [row for figure, row in retrieval.items() if figure.endswith(f"-{mode}")]
         out["modes"][mode] = {
             **_accuracy(group),
-            "usage": _usage(group),
+            "usage": _usage(group, openings),
+            "initial_vs_final": initial_vs_final([(j.initial, j.final) for j in group]),
             "by_hops": _by(group, lambda j: [j.facts.hops]),
             "by_type": _by(group, lambda j: [j.facts.type]),
             "by_kind": _by(group, lambda j: j.facts.kinds),
@@ -135,16 +157,20 @@ def score_multichart(
             f"{root} holds no multichart sets; build them with figgen multichart build"
         )
     per_model: dict[str, list[Joined]] = {}
+    openings: dict[str, dict[str, dict[str, Any]]] = {}
     for path in answer_files:
         rows = read_answers(path)
         if not rows:
             raise FiggenError(f"{path} holds no answers; run figgen eval run first")
-        for model in sorted({row["model"] for row in rows}):
-            scored = score_rows(dataset, [r for r in rows if r["model"] == model])
-            per_model.setdefault(model, []).extend(
+        # one call per question and a conversation of the same model are two runs
+        for label in sorted({run_label(row) for row in rows}):
+            mine = [r for r in rows if run_label(r) == label]
+            scored = score_rows(dataset, mine)
+            per_model.setdefault(label, []).extend(
                 Joined(a, facts[a.item.qid]) for a in scored if a.item.qid in facts
             )
-    metrics = {"models": {m: model_metrics(j) for m, j in per_model.items()}}
+            openings.setdefault(label, {}).update(retrieval_rows(mine))
+    metrics = {"models": {m: model_metrics(j, openings.get(m)) for m, j in per_model.items()}}
     return metrics, per_model
 
 
@@ -170,20 +196,22 @@ def _hops_plot(metrics: dict[str, Any], out: Path) -> Plot:
 def _frontier_plot(metrics: dict[str, Any], out: Path) -> Plot:
     fig, axes = plot_figure(2, width=4.4, height=3.6)
     sentences = []
+    markers = dict(zip(MODES, ("o", "s"), strict=True))
     for model, values in metrics["models"].items():
-        modes = values["modes"]
-        acc = [modes[m]["accuracy"] for m in MODES]
-        tokens = [modes[m]["usage"]["tokens_per_question"] for m in MODES]
-        seconds = [modes[m]["usage"]["seconds_per_question"] for m in MODES]
+        # a mode nobody was asked in (answers of one mode only) has no point to draw
+        modes = {m: values["modes"][m] for m in MODES if values["modes"][m]["n"]}
+        acc = [m["accuracy"] for m in modes.values()]
+        tokens = [m["usage"]["tokens_per_question"] for m in modes.values()]
+        seconds = [m["usage"]["seconds_per_question"] for m in modes.values()]
         for ax, xs in zip(axes, (tokens, seconds), strict=True):
             ax.plot(xs, acc, "-", color="0.7", zorder=1)
-            for x, y, mode, marker in zip(xs, acc, MODES, ("o", "s"), strict=True):
-                ax.scatter([x], [y], marker=marker, zorder=2, label=f"{model} ({mode})")
-        sentences.append(
-            f"{model}: extended {acc[0]:.0%} at {tokens[0]:.0f} tokens and {seconds[0]:.2f} s "
-            f"per question, in-depth {acc[1]:.0%} at {tokens[1]:.0f} tokens and "
-            f"{seconds[1]:.2f} s"
-        )
+            for x, y, mode in zip(xs, acc, modes, strict=True):
+                ax.scatter([x], [y], marker=markers[mode], zorder=2, label=f"{model} ({mode})")
+        points = [
+            f"{mode} {a:.0%} at {t:.0f} tokens and {s:.2f} s per question"
+            for mode, a, t, s in zip(modes, acc, tokens, seconds, strict=True)
+        ]
+        sentences.append(f"{model}: " + ", ".join(points))
     axes[0].set(xlabel="tokens per question", ylabel="accuracy", title="Accuracy vs tokens")
     axes[1].set(xlabel="seconds per question", ylabel="accuracy", title="Accuracy vs time")
     axes[0].legend(fontsize=7)
@@ -230,6 +258,26 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
                 "s/q",
             ],
             rows,
+        ),
+        "",
+    ]
+    change_rows = [
+        [model, mode, c["n"], c["initial_accuracy"], c["final_accuracy"]]
+        + [c["with_both"], c["changed"], c["fixed"], c["broken"]]
+        for model, values in models.items()
+        for mode in MODES
+        for c in [values["modes"][mode]["initial_vs_final"]]
+    ]
+    lines += [
+        "## Initial vs final answers",
+        "",
+        "Each reply's initial and final answers, parsed and scored alike; changed, fixed "
+        "(wrong to right) and broken (right to wrong) count the replies with both readable.",
+        "",
+        table_text(
+            ["model", "mode", "n", "initial acc.", "final acc.", "both read", "changed"]
+            + ["fixed", "broken"],
+            change_rows,
         ),
         "",
     ]

@@ -38,6 +38,14 @@ class ModeFacts:
     nodes: list[str]
     images: list[str]
     reads: list[Read] = field(default_factory=list)
+    steps: list[Rule] = field(default_factory=list)
+    """The computations and inverses on the derivation, each once."""
+
+    @property
+    def relations(self) -> list[str]:
+        """The computation nodes whose definitions the derivation uses."""
+        used = [r.premises[0] if r.step == "invert" else r.conclusion for r in self.steps]
+        return list(dict.fromkeys(used))
 
 
 def _premise_labels(graph: Graph, rule: Rule, labels: tuple[Label, ...]) -> list[tuple[Label, ...]]:
@@ -57,16 +65,19 @@ def _premise_labels(graph: Graph, rule: Rule, labels: tuple[Label, ...]) -> list
 
 def trace(
     graph: Graph, best: dict[str, Rule | None], target: Target
-) -> tuple[set[str], list[Read]]:
-    """The nodes on the target's derivation and the chart reads at its leaves."""
+) -> tuple[set[str], list[Read], list[Rule]]:
+    """The nodes on the target's derivation, the chart reads at its leaves and its steps."""
     nodes: set[str] = set()
     reads: list[Read] = []
+    steps: list[Rule] = []
 
     def walk(name: str, labels: tuple[Label, ...]) -> None:
         nodes.add(name)
         rule = best[name]
         if rule is None:
             return
+        if rule.hops and rule not in steps:
+            steps.append(rule)
         if rule.step == "read":
             image = rule.premises[0]
             reads.append(Read(image, graph.spec.nodes[image].inputs.index(name), labels))
@@ -75,27 +86,29 @@ def trace(
             walk(premise, sub)
 
     walk(target.node, target.labels)
-    return nodes, reads
+    return nodes, reads, steps
 
 
 def mode_facts(graph: Graph, images: list[str], ask: Ask) -> ModeFacts:
     best = graph.derivations(images)
-    hops = graph.hops(images)
     missing = [t.node for t in ask.targets if t.node not in best]
     if missing:
         raise Underdetermined(f"node '{missing[0]}' is not derivable from images {images}")
     nodes: set[str] = set()
     reads: list[Read] = []
+    steps: list[Rule] = []
     for target in ask.targets:
-        found, leaf_reads = trace(graph, best, target)
+        found, leaf_reads, used = trace(graph, best, target)
         nodes |= found
         reads += leaf_reads
-    distinct = {t.node for t in ask.targets}
+        steps += [rule for rule in used if rule not in steps]
+    # a step shared by two targets (orders, and orders minus deliveries) is taken once
     return ModeFacts(
-        hops=sum(hops[n] for n in distinct) + ask.extra_hops,
+        hops=len(steps) + ask.extra_hops,
         nodes=[n for n in graph.order if n in nodes and graph.node_type(n) != "image"],
         images=[i for i in images if any(r.image == i for r in reads)],
         reads=reads,
+        steps=steps,
     )
 
 

@@ -1,4 +1,5 @@
-"""Perturbed copies of a dataset (noise, blur, JPEG, rescale, text, affine) with moved boxes."""
+"""Perturbed copies of a dataset (noise, blur, JPEG, rescale, text, affine, style) with boxes
+moved along (or measured anew)."""
 
 from figgen.perturb.dataset import (
     PerturbationSpec,

@@ -15,7 +15,7 @@ def perturb(
         typer.Option(
             help="Comma-separated perturbations, each KIND or KIND:KEY=VALUE[:KEY=VALUE], e.g. "
             "noise,jpeg:quality=20,rotate:degrees=8. Kinds: noise, blur, jpeg, rescale, "
-            "watermark, background_text, rotate, shear, crop, pad."
+            "watermark, background_text, rotate, shear, crop, pad, style."
         ),
     ],
     out: Annotated[Path, typer.Option(help="Folder for one perturbed dataset per kind.")],

@@ -118,6 +118,33 @@ def apply_plan(image: Image.Image, plan: Plan) -> tuple[Image.Image, bytes, str]
     return out, buffer.getvalue(), "png"
 
 
+def perturb_image(
+    image_path: Path, record: dict[str, Any], spec: PerturbationSpec, seed: int
+) -> tuple[bytes, str, dict[str, Any]]:
+    """One figure perturbed: the encoded bytes, their extension and the new record (its image
+    file still the source's; the caller names it)."""
+    if not image_path.is_file():
+        raise FiggenError(f"image {image_path} is missing; rebuild the dataset")
+    with Image.open(image_path) as original:
+        original.load()
+        plan = plan_figure(original, record, spec, seed)
+        if plan.restyle:
+            from figgen.perturb.style import restyled
+
+            data, drawn, look = restyled(record, list(plan.restyle), image_path.read_bytes())
+            plan = Plan({**plan.applied, "look": look})
+            new = perturbed_record(record, plan, spec, seed, _size(drawn))
+            new["style"], new["elements"] = drawn["style"], drawn["elements"]
+            new["repair"] = drawn.get("repair", new.get("repair"))
+            return data, "png", new
+        image, data, ext = apply_plan(original, plan)
+    return data, ext, perturbed_record(record, plan, spec, seed, image.size)
+
+
+def _size(record: dict[str, Any]) -> tuple[int, int]:
+    return int(record["image"]["width"]), int(record["image"]["height"])
+
+
 def perturbed_record(
     record: dict[str, Any], plan: Plan, spec: PerturbationSpec, seed: int, size: tuple[int, int]
 ) -> dict[str, Any]:
@@ -176,6 +203,10 @@ def perturb_dataset(
 ) -> dict[str, int]:
     """Write ``out/<label>/`` for each spec; returns figures written per label."""
     src, out = Path(src), Path(out)
+    if (src / "image_sets.json").is_file() and (src / "sets").is_dir():
+        from figgen.multichart.perturb import perturb_sets  # a multi-chart build
+
+        return perturb_sets(src, out, list(specs), seed=seed, progress=progress)
     records = sorted((src / "figures").glob("*.json"))
     if not (src / "qa.jsonl").is_file() or not records:
         raise FiggenError(f"{src} is not a dataset (no qa.jsonl or figures/*.json); build one")
@@ -195,14 +226,7 @@ def perturb_dataset(
             if target.is_file():
                 continue
             record = load_record(path)
-            image_path = src / record["image"]["file"]
-            if not image_path.is_file():
-                raise FiggenError(f"image {image_path} is missing; rebuild the dataset")
-            with Image.open(image_path) as original:
-                original.load()
-                plan = plan_figure(original, record, spec, seed)
-                image, data, ext = apply_plan(original, plan)
-            new = perturbed_record(record, plan, spec, seed, image.size)
+            data, ext, new = perturb_image(src / record["image"]["file"], record, spec, seed)
             new["image"]["file"] = f"figures/{record['id']}.{ext}"
             atomic_write_bytes(folder / new["image"]["file"], data)
             atomic_write_text(target, dumps_record(new))  # last: marks the figure done

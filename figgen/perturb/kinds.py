@@ -33,6 +33,8 @@ class Plan:
     paint: Paint | None = None
     jpeg_quality: int | None = None
     png_compress_level: int = 6
+    restyle: tuple[dict[str, str], ...] = ()
+    """Looks to redraw the figure in, tried in order (style transfer; see ``style``)."""
 
 
 PlanFn = Callable[[Image.Image, dict[str, Any], np.random.Generator, Params], Plan]
@@ -267,3 +269,14 @@ def _pad(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p
     size = (image.width + left + right, image.height + top + bottom)
     added = [left, top, right, bottom]
     return Plan({"fraction": fraction, "added": added}, warp=Warp(translation(left, top), size))
+
+
+# ---- style ---------------------------------------------------------------------------------
+
+
+@_kind("style", "redraw with another style sheet (a dark figure: another font); boxes measured")
+def _style(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+    from figgen.perturb.style import looks
+
+    order = tuple(looks(record, rng))
+    return Plan({"tried": [dict(look) for look in order]}, restyle=order)

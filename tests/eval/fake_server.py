@@ -151,7 +151,11 @@ def _parts(body: dict[str, Any]) -> tuple[str, str | None]:
     texts, image = [], None
     messages = body.get("messages") or body.get("input") or body.get("contents") or []
     for message in messages:
-        for part in message.get("content", message.get("parts", [])):
+        content = message.get("content", message.get("parts", []))
+        if isinstance(content, str):  # a conversation's plain-text turn
+            texts.append(content)
+            continue
+        for part in content:
             if part.get("type") in ("text", "input_text") or "text" in part:
                 texts.append(part["text"])
             elif part.get("type") == "image_url":

@@ -25,6 +25,21 @@ def _cli(*args: str) -> str:
     return result.output
 
 
+def test_answers_for_one_mode_only_still_give_a_report(built: Path, tmp_path: Path):
+    answers = tmp_path / "oracle.jsonl"
+    _cli("eval", "run", "--data", str(built), "--model", "oracle", "--out", str(answers))
+    extended = tmp_path / "extended.jsonl"
+    rows = [line for line in answers.read_text().splitlines() if "-ext-" in line]
+    extended.write_text("".join(line + "\n" for line in rows))
+    out = tmp_path / "r"
+    _cli("multichart", "score", "--data", str(built), "--answers", str(extended), "--out", str(out))
+    modes = json.loads((out / "metrics.json").read_text())["models"]["oracle"]["modes"]
+    assert modes["extended"]["accuracy"] == 1.0 and modes["in-depth"]["n"] == 0
+    assert (out / "cost_performance.png").is_file() and "extended" in (
+        out / "report.md"
+    ).read_text()
+
+
 def test_the_oracle_scores_100_percent_in_both_modes(built: Path, tmp_path: Path):
     answers = tmp_path / "oracle.jsonl"
     _cli(

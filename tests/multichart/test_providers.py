@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import json
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 
 from figgen.eval.image import FigureImage
-from figgen.eval.providers import AskConfig, Prompt, make_provider
+from figgen.eval.providers import AskConfig, Prompt, Turn, make_provider
 from figgen.vqa.item import QAItem
 from tests.eval.fake_server import (
     FakeServer,
@@ -76,16 +78,8 @@ def _parts(body: dict) -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize(
-    ("model", "env", "reply", "responses"),
-    [
-        ("openai-compatible:vlm", None, lambda m: chat_reply(m, "{}", 1, 1), False),
-        ("openai:gpt-x", "OPENAI_API_KEY", lambda m: responses_reply(m, "{}", 1, 1), True),
-        ("anthropic:claude-x", "ANTHROPIC_API_KEY", lambda m: messages_reply(m, "{}", 1, 1), False),
-        ("gemini:gemini-x", "GEMINI_API_KEY", lambda m: gemini_reply("{}", 1, 1), False),
-    ],
-)
-def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
+def _sent(model, env, reply, responses, prompt, monkeypatch) -> Request:
+    """The one request a provider makes to a loopback server for ``prompt``."""
     if env:
         monkeypatch.setenv(env, "test-key-123456")
 
@@ -102,16 +96,82 @@ def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
 
         async def go():
             try:
-                return await provider.ask(PROMPT, AskConfig())
+                return await provider.ask(prompt, AskConfig())
             finally:
                 await provider.aclose()
 
         asyncio.run(go())
         (request,) = server.requests
+    return request
+
+
+@pytest.mark.parametrize(
+    ("model", "env", "reply", "responses"),
+    [
+        ("openai-compatible:vlm", None, lambda m: chat_reply(m, "{}", 1, 1), False),
+        ("openai:gpt-x", "OPENAI_API_KEY", lambda m: responses_reply(m, "{}", 1, 1), True),
+        ("anthropic:claude-x", "ANTHROPIC_API_KEY", lambda m: messages_reply(m, "{}", 1, 1), False),
+        ("gemini:gemini-x", "GEMINI_API_KEY", lambda m: gemini_reply("{}", 1, 1), False),
+    ],
+)
+def test_all_images_then_the_text(model, env, reply, responses, monkeypatch):
+    request = _sent(model, env, reply, responses, PROMPT, monkeypatch)
     parts = _parts(request.body)
     assert [kind for kind, _ in parts] == ["image", "image", "image", "text"]
     assert _widths([payload for _, payload in parts[:3]]) == [30, 40, 50]
     assert parts[3][1] == "the question"
+
+
+def _turns(body: dict) -> list[tuple[str, list[str]]]:
+    """(role, kinds of its parts) of every message, for each vendor's request shape."""
+    messages = body.get("messages") or body.get("input") or body.get("contents")
+    out = []
+    for message in messages:
+        content = message.get("content", message.get("parts"))
+        if isinstance(content, str):
+            kinds = ["text"]
+        else:
+            kinds = ["text" if "text" in p else "image" for p in content]
+        out.append((message["role"], kinds))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("model", "env", "reply", "responses", "assistant"),
+    [
+        ("openai-compatible:vlm", None, lambda m: chat_reply(m, "{}", 1, 1), False, "assistant"),
+        (
+            "openai:gpt-x",
+            "OPENAI_API_KEY",
+            lambda m: responses_reply(m, "{}", 1, 1),
+            True,
+            "assistant",
+        ),
+        (
+            "anthropic:claude-x",
+            "ANTHROPIC_API_KEY",
+            lambda m: messages_reply(m, "{}", 1, 1),
+            False,
+            "assistant",
+        ),
+        ("gemini:gemini-x", "GEMINI_API_KEY", lambda m: gemini_reply("{}", 1, 1), False, "model"),
+    ],
+)
+def test_a_conversation_sends_the_images_once_then_the_turns(
+    model, env, reply, responses, assistant, monkeypatch
+):
+    prompt = replace(PROMPT, history=(Turn("reconstruct", "the data"), Turn("Q1?", "12")))
+    request = _sent(model, env, reply, responses, prompt, monkeypatch)
+    assert _turns(request.body) == [
+        ("user", ["image", "image", "image", "text"]),
+        (assistant, ["text"]),
+        ("user", ["text"]),
+        (assistant, ["text"]),
+        ("user", ["text"]),
+    ]
+    texts = json.dumps(request.body)
+    assert texts.index("reconstruct") < texts.index("the data") < texts.index("Q1?")
+    assert texts.index("Q1?") < texts.index('"12"') < texts.index("the question")
 
 
 def test_a_scaled_prompt_scales_every_image():

@@ -35,6 +35,9 @@ def _item(answer, answer_type, options=None):
         (False, "boolean", None, "True", False),
         ("C", "choice", ["x", "y", "z", "w"], "C", True),
         ("C", "choice", ["x", "y", "z", "w"], "B", False),
+        ("A", "choice", ["2021", "2019", "2020", "2018"], "A. 2021", True),
+        ("A", "choice", ["2021", "2019", "2020", "2018"], "(A) 2021", True),
+        ("A", "choice", ["2021", "2019", "2020", "2018"], "B: 2019", False),
     ],
 )
 def test_replies_in_the_papers_json_are_scored(answer, answer_type, options, reply, correct):
@@ -45,4 +48,5 @@ def test_replies_in_the_papers_json_are_scored(answer, answer_type, options, rep
     assert not parsed.rejected
     assert score_answer(item, parsed).correct is correct
     if options:
-        assert "A. x B. y C. z D. w" in item.question
+        listed = " ".join(f"{letter}. {o}" for letter, o in zip("ABCD", options, strict=True))
+        assert listed in item.question

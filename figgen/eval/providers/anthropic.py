@@ -47,11 +47,15 @@ class AnthropicProvider(SdkProvider):
             }
             for image in prompt.images
         ]
-        content.append({"type": "text", "text": prompt.text})
+        (_, first), *later = prompt.messages()
+        content.append({"type": "text", "text": first})
         message = await self._client.messages.create(
             model=self.model,
             max_tokens=max_tokens,
-            messages=[{"role": "user", "content": content}],
+            messages=[
+                {"role": "user", "content": content},
+                *({"role": role, "content": text} for role, text in later),
+            ],
             **options,
         )
         text = "".join(block.text for block in message.content if block.type == "text")

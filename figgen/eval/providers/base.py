@@ -9,14 +9,25 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from figgen.errors import FiggenError
 from figgen.eval.evidence import EvidenceTarget
 from figgen.eval.grounding import PromptMode, mode_instruction
 from figgen.eval.image import FigureImage, ImageLimits
+from figgen.eval.set_grounding import SetTarget, set_instruction
 from figgen.eval.tokens import ImageRule
 from figgen.vqa.item import QAItem
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An earlier exchange of a conversation: what was asked and what the model replied."""
+
+    asked: str
+    replied: str
 
 
 @dataclass(frozen=True)
@@ -36,10 +47,22 @@ class Prompt:
     more_images: tuple[FigureImage, ...] = ()
     mode: PromptMode = "plain"
     evidence: EvidenceTarget | None = None
+    set_evidence: SetTarget | None = None
+    """The evidence in every image of a grounded or pointed question over a set."""
+    history: tuple[Turn, ...] = ()
+    """Earlier turns of a conversation (multi-chart sets asked in one); the images go with the
+    first message, so a conversation sends them once."""
 
     @property
     def images(self) -> tuple[FigureImage, ...]:
         return (self.image, *self.more_images)
+
+    def messages(self) -> list[tuple[Role, str]]:
+        """The conversation as (role, text), oldest first: the history, then ``text``."""
+        out: list[tuple[Role, str]] = []
+        for turn in self.history:
+            out += [("user", turn.asked), ("assistant", turn.replied)]
+        return [*out, ("user", self.text)]
 
     def scaled(self, factor: float) -> Prompt:
         """The same prompt with every image resized by ``factor``."""
@@ -56,8 +79,15 @@ class Prompt:
         return replace(self, text=text, image=image, evidence=evidence)
 
     def with_images(self, image: FigureImage, more: tuple[FigureImage, ...]) -> Prompt:
-        """The same question about resized images (the first restated as ``with_image`` does)."""
-        return replace(self.with_image(image), more_images=more)
+        """The same question about resized images (the first restated as ``with_image`` does;
+        over a set, every image's size and evidence)."""
+        if self.set_evidence is None:
+            return replace(self.with_image(image), more_images=more)
+        sizes = [(i.width, i.height) for i in (image, *more)]
+        old = set_instruction(self.mode, self.set_evidence.sizes)
+        text = self.text.replace(old, set_instruction(self.mode, sizes))
+        evidence = self.set_evidence.in_images(sizes)
+        return replace(self, text=text, image=image, more_images=more, set_evidence=evidence)
 
 
 @dataclass(frozen=True)

@@ -51,9 +51,16 @@ class GeminiProvider(Provider):
             types.Part.from_bytes(data=image.data, mime_type=image.media_type)
             for image in prompt.images
         ]
+        (_, first), *later = prompt.messages()
+        contents: list[Any] = [*images, first]
+        if later:  # a conversation: turns with roles, the images in the first
+            contents = [types.Content(role="user", parts=[*images, types.Part(text=first)])]
+            for role, text in later:
+                gemini_role = "model" if role == "assistant" else "user"
+                contents.append(types.Content(role=gemini_role, parts=[types.Part(text=text)]))
         response = await self._client.aio.models.generate_content(
             model=self.model,
-            contents=[*images, prompt.text],
+            contents=contents,
             config=_config(types, config.options),
         )
         usage = response.usage_metadata

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from figgen.errors import FiggenError
 from figgen.eval.grounding import oracle_extra
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply, register_provider
+from figgen.eval.set_grounding import oracle_set_extra
 from figgen.vqa.item import QAItem
 
 MockErrorKind = Literal["rate_limit", "server", "context_length", "fatal"]
@@ -136,6 +137,7 @@ class OracleProvider(Provider):
             return Reply(oracle_reply(prompt.item))
         reply = {prompt.item.answer_key: prompt.item.answer}
         reply |= oracle_extra(prompt.mode, prompt.evidence)
+        reply |= oracle_set_extra(prompt.mode, prompt.set_evidence)
         return Reply(json.dumps(reply, ensure_ascii=False))
 
 

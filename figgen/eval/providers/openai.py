@@ -92,10 +92,14 @@ class OpenAIProvider(SdkProvider):
         content: list[dict[str, Any]] = [
             {"type": "input_image", "image_url": image.data_url()} for image in prompt.images
         ]
-        content.append({"type": "input_text", "text": prompt.text})
+        (_, first), *later = prompt.messages()
+        content.append({"type": "input_text", "text": first})
         response = await self._client.responses.create(
             model=self.model,
-            input=[{"role": "user", "content": content}],
+            input=[
+                {"role": "user", "content": content},
+                *({"role": role, "content": text} for role, text in later),
+            ],
             **_responses_options(config.options),
         )
         usage = getattr(response, "usage", None)
@@ -110,10 +114,14 @@ class OpenAIProvider(SdkProvider):
         content: list[dict[str, Any]] = [
             {"type": "image_url", "image_url": {"url": image.data_url()}} for image in prompt.images
         ]
-        content.append({"type": "text", "text": prompt.text})
+        (_, first), *later = prompt.messages()
+        content.append({"type": "text", "text": first})
         response = await self._client.chat.completions.create(
             model=self.model,
-            messages=[{"role": "user", "content": content}],
+            messages=[
+                {"role": "user", "content": content},
+                *({"role": role, "content": text} for role, text in later),
+            ],
             **config.options,
         )
         usage = getattr(response, "usage", None)

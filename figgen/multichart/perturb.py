@@ -1,0 +1,101 @@
+"""Perturbed copies of a multi-chart build: every image of every set, boxes carried along.
+
+``figgen perturb`` on a multichart build writes ``out/<label>/`` per perturbation: each chart
+perturbed as a single figure is (its record's boxes moved, or measured anew for a style
+transfer), each set record with its questions' evidence boxes moved with the elements they
+frame, and the index files written again from those records, so ``qa.jsonl`` is byte for byte
+the clean one and answers pair by qid. Images are written before their set, and a set's JSON
+last, so a killed run resumes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from figgen.errors import FiggenError
+from figgen.multichart.build import load_sets, write_index
+from figgen.perturb.dataset import PerturbationSpec, perturb_image
+from figgen.storage import atomic_write_bytes, atomic_write_text
+
+MARKER = "perturbation.json"
+
+
+def _moved_boxes(old: dict[str, Any], new: dict[str, Any]) -> dict[tuple[float, ...], list[Any]]:
+    """Each element's box in the clean record mapped to its box in the perturbed one."""
+    after = {e["id"]: e["bbox"] for e in new["elements"]}
+    moved: dict[tuple[float, ...], list[Any]] = {}
+    for element in old["elements"]:
+        moved.setdefault(tuple(element["bbox"]), after[element["id"]])
+    return moved
+
+
+def _check_target(folder: Path, identity: dict[str, Any]) -> None:
+    marker = folder / MARKER
+    if marker.is_file():
+        if json.loads(marker.read_text(encoding="utf-8")) != identity:
+            raise FiggenError(f"{folder} holds another perturbation; choose another --out")
+    elif folder.exists() and any(folder.iterdir()):
+        raise FiggenError(f"{folder} holds other files; choose another --out")
+
+
+def perturb_sets(
+    src: Path, out: Path, specs: list[PerturbationSpec], *, seed: int, progress: bool = False
+) -> dict[str, int]:
+    """Write ``out/<label>/`` for each spec; returns the images written per label."""
+    if out.resolve() == src.resolve():
+        raise FiggenError("--out is the build itself; choose another folder")
+    n = len(load_sets(src))
+    if not n:
+        raise FiggenError(
+            f"{src} holds no multichart sets; build them with figgen multichart build"
+        )
+    from tqdm.auto import tqdm
+
+    written: dict[str, int] = {}
+    for spec in specs:
+        folder = out / spec.label
+        identity = {"kind": spec.kind, "label": spec.label, "params": spec.params, "seed": seed}
+        _check_target(folder, identity)
+        for sub in ("images", "sets"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        atomic_write_text(folder / MARKER, json.dumps(identity, indent=1))
+        atomic_write_text(folder / "build.json", (src / "build.json").read_text("utf-8"))
+        written[spec.label] = 0
+        # each perturbation edits its own copy of the set records
+        for record in tqdm(load_sets(src), desc=spec.label, disable=not progress, unit="set"):
+            target = folder / "sets" / f"{record['id']}.json"
+            if target.is_file():
+                continue
+            moved = {}
+            for name, image in record["images"].items():
+                clean = json.loads((src / image["record"]).read_text(encoding="utf-8"))
+                new = _perturbed_image(src, folder, clean, spec, seed)
+                image["file"] = new["image"]["file"]
+                moved[name] = _moved_boxes(clean, new)
+                written[spec.label] += 1
+            for question in record["questions"]:
+                for facts in question["modes"].values():
+                    facts["evidence"] = {
+                        name: [moved[name][tuple(box)] for box in boxes]
+                        for name, boxes in facts["evidence"].items()
+                    }
+            record["perturbation"] = identity
+            atomic_write_text(target, json.dumps(record, ensure_ascii=False, indent=1))
+        write_index(folder, n)
+    return written
+
+
+def _perturbed_image(
+    src: Path, folder: Path, clean: dict[str, Any], spec: PerturbationSpec, seed: int
+) -> dict[str, Any]:
+    """Perturb one chart (or read it back when a resumed run already wrote it)."""
+    done = folder / "images" / f"{clean['id']}.json"
+    if done.is_file():
+        return json.loads(done.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    data, ext, new = perturb_image(src / clean["image"]["file"], clean, spec, seed)
+    new["image"]["file"] = f"images/{clean['id']}.{ext}"
+    atomic_write_bytes(folder / new["image"]["file"], data)
+    atomic_write_text(done, json.dumps(new, separators=(",", ":")))  # after its image
+    return new

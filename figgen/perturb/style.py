@@ -1,0 +1,76 @@
+"""Style transfer: the same figure drawn again with another style sheet, its boxes measured anew.
+
+The paper redraws charts in another look (appendix B); figgen redraws the exact spec of the
+record with another matplotlib style sheet, so the data, the colours of the series and every
+question stay as they were, and the boxes come from the new drawing. Where no sheet changes
+the picture (a dark figure, a table, a pie with its own colours) the font changes instead. A
+look is kept only when the new drawing differs from the old and has the same elements (kind,
+panel, series, item) in the same order, so the evidence ids of the questions still name the
+same marks; otherwise the next look in the seeded order is tried.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from figgen.config import FigureConfig, StyleConfig
+from figgen.errors import FiggenError
+
+RECOLOURING = ("grayscale", "tableau-colorblind10")
+"""Sheets of figgen's style list that change the marks' colours, which questions ask about."""
+SHEETS = tuple(s for s in StyleConfig().styles if s not in RECOLOURING)
+FONTS = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono")
+"""Other looks where no sheet changes the picture (a dark figure, a table, a pie): the font."""
+
+
+def looks(record: dict[str, Any], rng: np.random.Generator) -> list[dict[str, str]]:
+    """The other looks of a figure in a seeded order: other sheets first, then other fonts."""
+    style = record["style"]
+    sheet, font = style["mpl_style"], style["font_family"]
+    sheets = [] if style.get("dark") else [s for s in SHEETS if s != sheet]
+    fonts = [f for f in FONTS if f != font]
+    return [
+        {"mpl_style": sheets[int(i)], "font_family": font} for i in rng.permutation(len(sheets))
+    ] + [{"mpl_style": sheet, "font_family": fonts[int(i)]} for i in rng.permutation(len(fonts))]
+
+
+def _structure(elements: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(e["kind"], e.get("panel"), e.get("series"), e.get("item")) for e in elements]
+
+
+def restyled(
+    record: dict[str, Any],
+    candidates: list[dict[str, str]],
+    original: bytes,
+    cfg: FigureConfig | None = None,
+) -> tuple[bytes, dict[str, Any], dict[str, str]]:
+    """The PNG and record of the first look whose drawing keeps the figure's elements and
+    differs from the ``original`` PNG (a sheet changes nothing in a pie with its own colours)."""
+    from figgen import __version__
+    from figgen.record import make_record, spec_from_record
+    from figgen.render import render
+
+    spec = spec_from_record(record)
+    wanted = _structure(record["elements"])
+    for look in candidates:
+        style = dataclasses.replace(
+            spec.style, mpl_style=look["mpl_style"], font_family=look["font_family"]
+        )
+        drawn = render(dataclasses.replace(spec, style=style), cfg or FigureConfig())
+        new = make_record(
+            drawn.spec,
+            elements=drawn.elements,
+            width=drawn.width,
+            height=drawn.height,
+            repair=drawn.repair,
+            generator_version=__version__,
+            image_file=record["image"]["file"],
+        )
+        if drawn.png != original and _structure(new["elements"]) == wanted:
+            return drawn.png, new, look
+    raise FiggenError(
+        f"figure {record['id']}: no other style keeps its elements; leave style out of --kinds"
+    )
