@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from figgen.eval.answers import AnswerRow
 from figgen.eval.caching import CacheSplit
@@ -22,6 +23,19 @@ logger = logging.getLogger(__name__)
 
 CUT_MARK = " [cut by figgen]"
 """Ends a stored reply that was longer than ``MAX_REPLY_CHARS`` (so scoring rejects it too)."""
+
+
+@dataclass(frozen=True)
+class SentImage:
+    """What the row records of the image a reply answered: its scale, size and type."""
+
+    scale: float
+    size: tuple[int, int]
+    media_type: str
+
+    @classmethod
+    def of(cls, image: FigureImage) -> SentImage:
+        return cls(image.scale, (image.width, image.height), image.media_type)
 
 
 def billed_usage(
@@ -59,7 +73,7 @@ def reply_row(
     model: str,
     usage: Usage,
     parse: Callable[[str, QAItem], ParsedAnswer],
-    image: FigureImage,
+    image: SentImage,
     mode: str,
     latency_s: float | None,
     attempts: int,
@@ -81,7 +95,7 @@ def reply_row(
         usage_estimated=not reply.usage_reported,
         cost_usd=usage.cost_usd,
         image_scale=image.scale,
-        image_size=[image.width, image.height],
+        image_size=list(image.size),
         image_media_type=image.media_type,
         prompt=mode,
         latency_s=None if latency_s is None else round(latency_s, 4),

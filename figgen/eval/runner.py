@@ -21,7 +21,7 @@ from pathlib import Path
 
 from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
-from figgen.eval.billing import CUT_MARK, billed_usage, reply_row
+from figgen.eval.billing import CUT_MARK, SentImage, billed_usage, reply_row
 from figgen.eval.caching import CacheWarmer, grouped_by_figure
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
@@ -373,7 +373,7 @@ async def run_questions(
                 model=model,
                 usage=usage,
                 parse=parse,
-                image=image,
+                image=SentImage.of(image),
                 mode=mode,
                 latency_s=latency,
                 attempts=calls,

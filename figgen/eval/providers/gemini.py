@@ -18,7 +18,7 @@ from figgen.eval.providers.base import (
 from figgen.eval.providers.overflow import says_context_overflow, transient
 
 
-def _config(types: Any, options: dict[str, Any]) -> Any:
+def generation_config(types: Any, options: dict[str, Any]) -> Any:
     """``GenerateContentConfig`` from flat options; ``thinking_budget`` goes in its sub-config."""
     options = dict(options)
     if "max_tokens" in options:
@@ -64,6 +64,11 @@ class GeminiProvider(Provider):
         # implicit caching needs nothing in the request: the image first, questions together
         self.prompt_cache = cache
 
+    @property
+    def client(self) -> Any:
+        """The google-genai client (the batch runner drives its batch endpoints)."""
+        return self._client
+
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         types = self._types
         images = [
@@ -73,7 +78,7 @@ class GeminiProvider(Provider):
         response = await self._client.aio.models.generate_content(
             model=self.model,
             contents=[*images, prompt.text],
-            config=_config(types, config.options),
+            config=generation_config(types, config.options),
         )
         return gemini_reply(response)
 
