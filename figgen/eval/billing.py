@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from figgen.eval.answers import AnswerRow
 from figgen.eval.caching import CacheSplit
@@ -20,6 +21,17 @@ from figgen.eval.usage import Usage
 from figgen.vqa.item import QAItem
 
 logger = logging.getLogger(__name__)
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens")
+
+CACHE_AND_BATCH_KEYS = (
+    "cached_input_tokens",
+    "cache_write_tokens",
+    "batch_questions",
+    "list_cost_usd",
+    "saving_usd",
+)
+"""What metrics.json adds per model about caching and batches (see :func:`rows_cost`)."""
 
 CUT_MARK = " [cut by figgen]"
 """Ends a stored reply that was longer than ``MAX_REPLY_CHARS`` (so scoring rejects it too)."""
@@ -103,3 +115,34 @@ def reply_row(
         batch=batch,
     )
     return row, parsed
+
+
+def rows_cost(rows: list[dict[str, Any]], price: ModelPrice | None) -> dict[str, Any]:
+    """Token classes summed over answers-file rows, and their cost row by row (a batch row at
+    batch prices), beside what the same tokens cost at list price with no cache.
+
+    Unpriced (``price`` None), each row's recorded ``cost_usd`` is kept and no saving shown.
+    """
+    totals = dict.fromkeys(USAGE_KEYS, 0)
+    cost = list_cost = 0.0
+    batch_questions = 0
+    for row in rows:
+        usage = row.get("usage") or {}
+        tokens = [int(usage.get(key, 0) or 0) for key in USAGE_KEYS]
+        for key, value in zip(USAGE_KEYS, tokens, strict=True):
+            totals[key] += value
+        batch = bool(row.get("batch"))
+        batch_questions += batch
+        if price is None:
+            cost += float(row.get("cost_usd") or 0.0)
+            continue
+        tokens_in, tokens_out, read, written = tokens
+        cost += price.cost(tokens_in, tokens_out, read, written, batch=batch)
+        list_cost += price.cost(tokens_in, tokens_out)
+    return {
+        **totals,
+        "batch_questions": batch_questions,
+        "cost_usd": cost,
+        "list_cost_usd": list_cost if price is not None else None,
+        "saving_usd": list_cost - cost if price is not None else None,
+    }

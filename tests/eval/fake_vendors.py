@@ -275,7 +275,9 @@ class FakeVendors:
 
     # ---- batches -----------------------------------------------------------------------
 
-    def _new_batch(self, vendor: str, requests: list[dict[str, Any]], meta: dict[str, Any]) -> _Batch:
+    def _new_batch(
+        self, vendor: str, requests: list[dict[str, Any]], meta: dict[str, Any]
+    ) -> _Batch:
         with self._lock:
             batch = _Batch(vendor, f"batch_{len(self.created) + 1}", requests, meta)
             self.created.append(batch)
@@ -288,7 +290,9 @@ class FakeVendors:
             return
         index = self.created.index(batch)
         expired = index < self.expire
-        run = batch.requests[: len(batch.requests) - self.expire_last] if expired else batch.requests
+        run = (
+            batch.requests[: len(batch.requests) - self.expire_last] if expired else batch.requests
+        )
         batch.results = [self._run_one(batch.vendor, request) for request in run]
         batch.state = "expired" if expired else "done"
 
@@ -307,7 +311,10 @@ class FakeVendors:
         if vendor == "anthropic":
             return {
                 "custom_id": request["custom_id"],
-                "result": {"type": "succeeded", "message": self._anthropic(request["params"], True)},
+                "result": {
+                    "type": "succeeded",
+                    "message": self._anthropic(request["params"], True),
+                },
             }
         return {"key": request["key"], "response": self._gemini(request["request"], True)}
 
@@ -369,7 +376,9 @@ class FakeVendors:
             "ended_at": now.isoformat() if done else None,
             "archived_at": None,
             "cancel_initiated_at": None,
-            "results_url": f"{self.root_url}/v1/messages/batches/{batch.id}/results" if done else None,
+            "results_url": f"{self.root_url}/v1/messages/batches/{batch.id}/results"
+            if done
+            else None,
         }
 
     def _anthropic_results(self, batch: _Batch) -> bytes:
@@ -402,9 +411,12 @@ class FakeVendors:
         self, method: str, path: str, raw: bytes, headers: dict[str, str]
     ) -> tuple[int, dict[str, Any] | bytes, dict[str, str]]:
         route = urlparse(path).path
-        body = json.loads(raw) if raw and headers.get("content-type", "").startswith(
-            "application/json"
-        ) else None
+        body = None
+        if raw and not route.startswith("/upload-session/"):  # uploads carry JSONL
+            try:
+                body = json.loads(raw)
+            except ValueError:  # a multipart file upload
+                body = None
         batches = {b.id: b for b in self.created}
         # live calls
         if method == "POST" and route.endswith("/responses"):
@@ -436,27 +448,27 @@ class FakeVendors:
             )
             file_id = f"file-{len(self._files) + 1}"
             self._files[file_id] = data
-            return 200, {
-                "id": file_id,
-                "object": "file",
-                "bytes": len(data),
-                "created_at": 0,
-                "filename": "requests.jsonl",
-                "purpose": "batch",
-                "status": "processed",
-            }, {}
+            return (
+                200,
+                {
+                    "id": file_id,
+                    "object": "file",
+                    "bytes": len(data),
+                    "created_at": 0,
+                    "filename": "requests.jsonl",
+                    "purpose": "batch",
+                    "status": "processed",
+                },
+                {},
+            )
         if method == "POST" and route == "/v1/batches":
             assert body is not None
             lines = self._files[body["input_file_id"]].decode().splitlines()
             batch = self._new_batch("openai", [json.loads(line) for line in lines], body)
             return 200, self._openai_batch(batch), {}
-        if method == "GET" and route == "/v1/batches":
+        if method == "GET" and route == "/v1/batches" and "pageSize" not in path:
             data = [self._openai_batch(b) for b in reversed(self.created) if b.vendor == "openai"]
             return 200, {"object": "list", "data": data, "has_more": False}, {}
-        if method == "GET" and route.startswith("/v1/batches/"):
-            batch = batches[route.rsplit("/", 1)[1]]
-            self._poll(batch)
-            return 200, self._openai_batch(batch), {}
         if method == "GET" and route.startswith("/v1/files/") and route.endswith("/content"):
             return 200, self._files[route.split("/")[3]], {}
         # Anthropic message batches
@@ -501,10 +513,11 @@ class FakeVendors:
         if method == "GET" and route.endswith("/batches"):
             operations = [self._gemini_batch(b) for b in self.created if b.vendor == "gemini"]
             return 200, {"operations": operations}, {}
-        if method == "GET" and "/batches/" in route:
+        if method == "GET" and "/batches/" in route:  # OpenAI's and Gemini's retrieve
             batch = batches[route.rsplit("/", 1)[1]]
             self._poll(batch)
-            return 200, self._gemini_batch(batch), {}
+            render = self._openai_batch if batch.vendor == "openai" else self._gemini_batch
+            return 200, render(batch), {}
         if method == "GET" and route.endswith(":download"):
             name = "files/" + route.rsplit("/", 1)[1].removesuffix(":download")
             return 200, self._files[name], {}

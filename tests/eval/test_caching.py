@@ -138,7 +138,9 @@ def test_cache_usage_is_read_warmed_per_figure_and_priced_per_class(
     assert sorted(ITEMS[b.qid].figure_id for b in misses if b.qid) == sorted(FIGURES)
     if vendor == "anthropic":  # only Anthropic reports (and bills) the write
         assert sum(1 for b in server.billed if b.written) == len(FIGURES)
-        images = [p for p in server.live_requests[0]["messages"][0]["content"] if p["type"] == "image"]
+        images = [
+            p for p in server.live_requests[0]["messages"][0]["content"] if p["type"] == "image"
+        ]
         assert images[-1]["cache_control"] == {"type": "ephemeral"}
     if vendor == "openai":
         assert {r["prompt_cache_key"] for r in server.live_requests} == set(FIGURES)

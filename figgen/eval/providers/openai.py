@@ -133,7 +133,8 @@ def responses_body(
 
 
 def responses_reply(response: Any) -> Reply:
-    """Text and billed tokens of a Responses API response (``input_tokens`` counts the cached)."""
+    """Text and billed tokens of a Responses API response; ``input_tokens`` counts the cached
+    and the cache-written tokens (newer SDKs report ``cache_write_tokens``)."""
     usage = getattr(response, "usage", None)
     details = getattr(usage, "input_tokens_details", None)
     return Reply(
@@ -142,6 +143,7 @@ def responses_reply(response: Any) -> Reply:
         output_tokens=getattr(usage, "output_tokens", 0) or 0,
         usage_reported=getattr(usage, "input_tokens", None) is not None,
         cached_input_tokens=getattr(details, "cached_tokens", 0) or 0,
+        cache_write_tokens=getattr(details, "cache_write_tokens", 0) or 0,
     )
 
 
@@ -156,6 +158,7 @@ def chat_reply(response: Any) -> Reply:
         output_tokens=getattr(usage, "completion_tokens", 0) or 0,
         usage_reported=getattr(usage, "prompt_tokens", None) is not None,
         cached_input_tokens=getattr(details, "cached_tokens", 0) or 0,
+        cache_write_tokens=getattr(details, "cache_write_tokens", 0) or 0,
     )
 
 
