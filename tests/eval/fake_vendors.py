@@ -295,6 +295,10 @@ class FakeVendors:
         )
         batch.results = [self._run_one(batch.vendor, request) for request in run]
         batch.state = "expired" if expired else "done"
+        # keep the keys only: a benchmark's batches hold hundreds of MB of images
+        batch.requests = [
+            {k: r[k] for k in ("custom_id", "key") if k in r} for r in batch.requests
+        ]
 
     def _run_one(self, vendor: str, request: dict[str, Any]) -> dict[str, Any]:
         if vendor == "openai":
@@ -463,7 +467,7 @@ class FakeVendors:
             )
         if method == "POST" and route == "/v1/batches":
             assert body is not None
-            lines = self._files[body["input_file_id"]].decode().splitlines()
+            lines = self._files.pop(body["input_file_id"]).decode().splitlines()
             batch = self._new_batch("openai", [json.loads(line) for line in lines], body)
             return 200, self._openai_batch(batch), {}
         if method == "GET" and route == "/v1/batches" and "pageSize" not in path:
@@ -506,7 +510,7 @@ class FakeVendors:
         if method == "POST" and route.endswith(":batchGenerateContent"):
             assert body is not None
             spec = body["batch"]
-            lines = self._files[spec["inputConfig"]["fileName"]].decode().splitlines()
+            lines = self._files.pop(spec["inputConfig"]["fileName"]).decode().splitlines()
             meta = {"displayName": spec.get("displayName")}
             batch = self._new_batch("gemini", [json.loads(line) for line in lines], meta)
             return 200, self._gemini_batch(batch), {}
