@@ -296,9 +296,7 @@ class FakeVendors:
         batch.results = [self._run_one(batch.vendor, request) for request in run]
         batch.state = "expired" if expired else "done"
         # keep the keys only: a benchmark's batches hold hundreds of MB of images
-        batch.requests = [
-            {k: r[k] for k in ("custom_id", "key") if k in r} for r in batch.requests
-        ]
+        batch.requests = [{k: r[k] for k in ("custom_id", "key") if k in r} for r in batch.requests]
 
     def _run_one(self, vendor: str, request: dict[str, Any]) -> dict[str, Any]:
         if vendor == "openai":

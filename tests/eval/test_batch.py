@@ -138,6 +138,13 @@ def test_batch_scores_as_live_and_costs_batch_prices(
     assert entry["cost_usd"] == pytest.approx(summary.usage.cost_usd, rel=1e-12)
     assert entry["batch_questions"] == len(ITEMS)
     assert entry["cached_input_tokens"] == sum(b.cached for b in server.billed)
+    at_list = sum(
+        ((b.input_tokens) * 2.0 + b.output_tokens * 8.0) / 1e6 for b in server.billed
+    )  # every input token at the list input price, no cache, no batch
+    assert entry["list_cost_usd"] == pytest.approx(at_list)
+    assert entry["saving_usd"] == pytest.approx(at_list - summary.usage.cost_usd)
+    report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Cost" in report and "| cached read | cache written | batch questions |" in report
 
 
 @pytest.mark.parametrize("point", ["after_submit", "before_record"])
@@ -207,3 +214,43 @@ def test_batch_refuses_an_offline_provider() -> None:
 
     with pytest.raises(FiggenError, match="--batch needs an openai, anthropic or gemini model"):
         batch_backend(make_provider("oracle"))
+
+
+def test_cli_batch_and_no_cache(
+    dataset_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``figgen eval run --batch --no-cache`` end to end; ``--batch`` refused for an offline
+    model with figgen's one-line error."""
+    pytest.importorskip("anthropic")
+    from typer.testing import CliRunner
+
+    from figgen.cli import app
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    prices = tmp_path / "prices.toml"
+    prices.write_text(f'[models."{MODEL}"]\ninput = 2.0\noutput = 8.0\nbatch_input = 1.0\n')
+    out = tmp_path / "answers.jsonl"
+    common = ["eval", "run", "--data", str(dataset_dir), "--out", str(out), "--batch"]
+    with FakeVendors(answer, polls=0) as server:  # done at the first check: no wait
+        result = CliRunner().invoke(
+            app,
+            [
+                *common,
+                "--model",
+                f"anthropic:{MODEL}",
+                "--base-url",
+                server.root_url,
+                "--prices",
+                str(prices),
+                "--no-cache",
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    assert "in batches" in result.output and "submitted batch batch_1" in result.output
+    assert len(server.created) == 1 and len(read_answers(out)) == len(ITEMS)
+    assert all(b.cached == 0 and b.written == 0 for b in server.billed)
+    # batch_output left out: output bills at list price, input at the batch price
+    expected = sum(b.input_tokens * 1.0 + b.output_tokens * 8.0 for b in server.billed) / 1e6
+    assert sum(row["cost_usd"] for row in read_answers(out)) == pytest.approx(expected)
+    with pytest.raises(FiggenError, match="--batch needs an openai, anthropic or gemini model"):
+        CliRunner().invoke(app, [*common, "--model", "oracle"], catch_exceptions=False)
