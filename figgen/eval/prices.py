@@ -12,25 +12,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from figgen.errors import FiggenError
 
 
-class _ModelPriceFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    input: float
-    output: float
-    cached_input: float | None = None
-    cache_write: float | None = None
-    batch_input: float | None = None
-    batch_output: float | None = None
-    batch_cached_input: float | None = None
-    batch_cache_write: float | None = None
-    cache_min_tokens: int | None = None
-
-
-class _PriceFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    as_of: str | None = None
-    models: dict[str, _ModelPriceFile] = {}
-
-
 @dataclass(frozen=True)
 class Rates:
     """USD per million tokens of each class billed by one kind of call (list or batch)."""
@@ -61,6 +42,9 @@ class ModelPrice:
     batch_cached_input: float | None = None
     batch_cache_write: float | None = None
     cache_min_tokens: int | None = None
+
+    # the price file is validated against these fields (an unknown key is an error)
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     @property
     def caches(self) -> bool:
@@ -103,6 +87,12 @@ class ModelPrice:
             + cache_write_tokens * rates.cache_write
             + output_tokens * rates.output
         ) / 1_000_000
+
+
+class _PriceFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    as_of: str | None = None
+    models: dict[str, ModelPrice] = {}
 
 
 @dataclass
@@ -149,8 +139,7 @@ def _parse(text: str, source: str) -> PriceTable:
             '[models."NAME"] input = USD_PER_M output = USD_PER_M (optional: cached_input, '
             "cache_write, batch_input, batch_output, cache_min_tokens)"
         ) from None
-    models = {name: ModelPrice(**p.model_dump()) for name, p in parsed.models.items()}
-    return PriceTable(models, parsed.as_of)
+    return PriceTable(dict(parsed.models), parsed.as_of)
 
 
 def default_prices() -> PriceTable:
