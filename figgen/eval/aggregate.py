@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from figgen.eval.answers import latest_rows
+from figgen.eval.billing import CACHE_AND_BATCH_KEYS, rows_cost
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.metrics import containment_region
 from figgen.eval.parse import ParsedAnswer, parse_reply
@@ -196,13 +197,11 @@ def _count_distribution(group: list[ScoredAnswer]) -> dict[str, Any] | None:
 def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -> dict[str, Any]:
     """The metrics.json entry of one model."""
     counts = _counts(answers)
-    input_tokens = sum(int(a.row.get("usage", {}).get("input_tokens", 0)) for a in answers)
-    output_tokens = sum(int(a.row.get("usage", {}).get("output_tokens", 0)) for a in answers)
     price = prices.lookup(model)
-    if price is not None:
-        cost = price.cost(input_tokens, output_tokens)
-    else:  # unpriced here: keep what the run recorded
-        cost = sum(float(a.row.get("cost_usd") or 0.0) for a in answers)
+    # priced row by row per token class (unpriced here: what the run recorded)
+    billing = rows_cost([a.row for a in answers], price)
+    input_tokens, output_tokens = billing["input_tokens"], billing["output_tokens"]
+    cost = billing["cost_usd"]
     families: dict[str, list[ScoredAnswer]] = {}
     for answer in answers:
         families.setdefault(answer.item.family, []).append(answer)
@@ -212,14 +211,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
     for answer in answers:
         level_rows.setdefault(str(answer.item.level), []).append(answer.row)
     for level, entry in by_level.items():
-        rows = level_rows[level]
-        tokens_in = sum(int(r.get("usage", {}).get("input_tokens", 0)) for r in rows)
-        tokens_out = sum(int(r.get("usage", {}).get("output_tokens", 0)) for r in rows)
-        entry["cost_usd"] = (
-            price.cost(tokens_in, tokens_out)
-            if price is not None
-            else sum(float(r.get("cost_usd") or 0.0) for r in rows)
-        )
+        entry["cost_usd"] = rows_cost(level_rows[level], price)["cost_usd"]
         entry["cost_per_question"] = entry["cost_usd"] / entry["n"] if entry["n"] else None
     distributions = {}
     for name, group in sorted(families.items()):
@@ -234,6 +226,7 @@ def model_metrics(answers: list[ScoredAnswer], model: str, prices: PriceTable) -
         "input_tokens": input_tokens,
         "output_tokens": output_tokens,
         "cost_usd": cost,
+        **{key: billing[key] for key in CACHE_AND_BATCH_KEYS},
         "by_level": by_level,
         "by_family": by_family,
         "errors_by_kind": _errors_by_kind(answers),

@@ -21,6 +21,8 @@ class AnswerRow:
     rejected: bool = False
     reason: str | None = None
     usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 0, "output_tokens": 0})
+    """``input_tokens`` (all of them), ``output_tokens``, and of the input
+    ``cached_input_tokens`` (read from the prompt cache) and ``cache_write_tokens``."""
     usage_estimated: bool = False
     """The reply reported no usage, so ``usage`` and ``cost_usd`` are the pre-flight estimate."""
     cost_usd: float = 0.0
@@ -31,6 +33,8 @@ class AnswerRow:
     attempts: int = 0
     error: str | None = None
     prompt: str = "plain"
+    batch: bool = False
+    """Answered through a vendor's batch API (billed at its batch prices)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

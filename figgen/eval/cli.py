@@ -10,6 +10,7 @@ import typer
 from figgen.eval.cli_options import (
     AnswersOut,
     BaseUrl,
+    Cache,
     CallOptions,
     Concurrency,
     MaxCost,
@@ -94,6 +95,14 @@ def run(
         int | None,
         typer.Option(help="Shrink figures to this long side first (e.g. a local model's limit)."),
     ] = None,
+    cache: Cache = None,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            help="Submit through the vendor's batch API (openai, anthropic, gemini): half "
+            "price, results within 24 hours; run again after a stop to resume its batches."
+        ),
+    ] = False,
 ) -> None:
     """Ask each question in one independent call (figure + question) and append the answers."""
     import asyncio
@@ -115,6 +124,7 @@ def run(
         retries=retries,
         retry_wait=retry_wait,
         timeout=timeout,
+        cache=cache,
     )
     dataset = load_dataset(data)
     chosen = select_items(dataset.items, levels=_levels(levels), families=_split(families) or None)
@@ -149,6 +159,23 @@ def run(
             quality=image_quality,
             min_side=min_side,
         )
+        if batch:
+            from figgen.eval.batch import batch_backend, run_batch
+
+            return await run_batch(
+                dataset,
+                items,
+                provider,
+                batch_backend(provider),
+                model=model,
+                out=out,
+                prices=setup.prices,
+                config=setup.config,
+                max_cost=max_cost,
+                announce=typer.echo,
+                images=images,
+                mode=mode,
+            )
         return await run_questions(
             dataset,
             items,

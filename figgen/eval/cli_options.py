@@ -39,6 +39,14 @@ Timeout = Annotated[
     float, typer.Option(help="Seconds one call may take in all before it is retried.")
 ]
 Progress = Annotated[bool, typer.Option(help="Show the progress bar.")]
+Cache = Annotated[
+    bool | None,
+    typer.Option(
+        "--cache/--no-cache",
+        help="Prompt caching (default: on for OpenAI, Anthropic and Gemini, off on --base-url "
+        "OpenAI-compatible servers).",
+    ),
+]
 
 
 @dataclass
@@ -74,6 +82,7 @@ def model_setup(
     retries: int,
     retry_wait: float,
     timeout: float,
+    cache: bool | None = None,
 ) -> ModelSetup:
     """Parse ``--option`` pairs, load prices and build the retry policy (errors in one line)."""
     from figgen.eval.prices import load_prices
@@ -87,6 +96,8 @@ def model_setup(
         factory_args["script"] = str(options.pop("script"))
     if provider_name not in OFFLINE_PROVIDERS:
         factory_args["timeout"] = timeout
+        if cache is not None:
+            factory_args["cache"] = cache
     policy = RetryPolicy(
         attempts=retries,
         initial_wait=retry_wait,

@@ -59,6 +59,42 @@ def _grouped_table(metrics: dict[str, Any], key: str, label: str) -> str:
     return table_text(["model", label, *_ACCURACY_HEADER], rows)
 
 
+def _cost_table(models: dict[str, Any]) -> str:
+    """Per model: the cache and batch token classes, cost, list cost and the saving."""
+
+    def share(v: dict[str, Any]) -> str:
+        listed, saved = v.get("list_cost_usd"), v.get("saving_usd")
+        return f"{saved / listed:.0%}" if listed and saved is not None else "–"
+
+    return table_text(
+        [
+            "model",
+            "input tokens",
+            "cached read",
+            "cache written",
+            "batch questions",
+            "cost (USD)",
+            "at list price (USD)",
+            "saving (USD)",
+            "saving",
+        ],
+        [
+            [
+                m,
+                v["input_tokens"],
+                v.get("cached_input_tokens", 0),
+                v.get("cache_write_tokens", 0),
+                v.get("batch_questions", 0),
+                v["cost_usd"],
+                v.get("list_cost_usd"),
+                v.get("saving_usd"),
+                share(v),
+            ]
+            for m, v in models.items()
+        ],
+    )
+
+
 def _metric_table(models: dict[str, Any], metrics: tuple[str, ...], columns: list[str]) -> str:
     """One row per family scored by one of ``metrics``, with the named metric columns."""
     rows = [
@@ -142,6 +178,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for m, v in models.items()
         ],
     )
+    cost_table = _cost_table(models)
     levels = table_text(
         ["model", "level", *_ACCURACY_HEADER, "cost (USD)", "USD / question"],
         [
@@ -184,6 +221,14 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "## Models",
         "",
         overview,
+        "",
+        "## Cost",
+        "",
+        "Input tokens read from the prompt cache and written to it, questions answered "
+        "through a batch API, and the saving against the same tokens at list price with "
+        "no cache.",
+        "",
+        cost_table,
         "",
         *(
             ["## Errors", "", "Questions that got no reply after every retry.", "", errors, ""]

@@ -21,11 +21,13 @@ from pathlib import Path
 
 from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
+from figgen.eval.billing import CUT_MARK, SentImage, billed_usage, reply_row
+from figgen.eval.caching import CacheWarmer, grouped_by_figure
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
-from figgen.eval.parse import MAX_REPLY_CHARS, ParsedAnswer, parse_reply
+from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import ModelPrice, PriceTable
 from figgen.eval.prompt import build_prompt, prompt_text
@@ -36,8 +38,7 @@ from figgen.vqa.item import QAItem
 
 logger = logging.getLogger(__name__)
 
-CUT_MARK = " [cut by figgen]"
-"""Ends a stored reply that was longer than ``MAX_REPLY_CHARS`` (so scoring rejects it too)."""
+__all__ = ["CUT_MARK", "RetryPolicy", "RunSummary", "ask_with_retries", "run_questions"]
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,8 @@ async def run_questions(
             for key in {figure, *dataset.image_keys(figure)}:
                 images.remember(key, float(row.get("image_scale") or 1.0))
     pending = [item for item in items if item.qid not in done]
+    if provider.prompt_cache:  # a figure's questions together, while its image is cached
+        pending = grouped_by_figure(pending)
     summary = RunSummary(skipped=len(items) - len(pending))
     price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
     if price is None:
@@ -283,6 +286,7 @@ async def run_questions(
         mode=mode,
         prompt_of=prompt_of,
         output_tokens_of=output_tokens_of,
+        cache=provider.prompt_cache,
     )
     summary.estimate = estimate
     announce(estimate.describe(model))
@@ -301,6 +305,7 @@ async def run_questions(
     slots = asyncio.Semaphore(concurrency)
     ledger = _Ledger()
     prepared = images
+    warmer = CacheWarmer(provider.prompt_cache)
 
     async def ask_one(item: QAItem, reservation: float) -> None:
         try:
@@ -309,7 +314,7 @@ async def run_questions(
             try:
                 # a multi-chart question sends several images, each prepared under its own key
                 keys = dataset.image_keys(item.figure_id)
-                async with prepared.turn(item.figure_id):
+                async with warmer.turn(item.figure_id), prepared.turn(item.figure_id):
                     first, *more = [await prepared.image(key) for key in keys]
                     shrinks = [functools.partial(prepared.smaller, key) for key in keys]
                     prompt = build_prompt(
@@ -354,36 +359,30 @@ async def run_questions(
                     )
                 )
                 return
-            tokens_in, tokens_out = reply.input_tokens, reply.output_tokens
-            if not reply.usage_reported:  # bill the estimate, so --max-cost still holds
-                tokens_in, tokens_out = estimate.per_question_tokens[item.qid]
+            if not reply.usage_reported:
                 logger.warning("%s: the reply reports no usage; billing the estimate", item.qid)
-            cost = 0.0 if price is None else price.cost(tokens_in, tokens_out)
-            parsed = parse(reply.text, item)
-            raw = reply.text
-            if len(raw) > MAX_REPLY_CHARS:  # rejected unread; keep its start, marked as cut
-                raw = raw[:MAX_REPLY_CHARS] + CUT_MARK
-            row = AnswerRow(
-                qid=item.qid,
+            usage = billed_usage(
+                reply,
+                price,
+                estimate.per_question_tokens[item.qid],
+                estimate.per_question_cache[item.qid],
+            )
+            cost = usage.cost_usd
+            row, parsed = reply_row(
+                item,
+                reply,
                 model=model,
-                raw=raw,
-                parsed=parsed.value,
-                rejected=parsed.rejected,
-                reason=parsed.reason,
-                usage={"input_tokens": tokens_in, "output_tokens": tokens_out},
-                usage_estimated=not reply.usage_reported,
-                cost_usd=cost,
-                image_scale=image.scale,
-                image_size=[image.width, image.height],
-                image_media_type=image.media_type,
-                prompt=mode,
-                latency_s=round(latency, 4),
+                usage=usage,
+                parse=parse,
+                image=SentImage.of(image),
+                mode=mode,
+                latency_s=latency,
                 attempts=calls,
             )
             writer.write(row)
             summary.answered += 1
             summary.rejected += int(parsed.rejected)
-            summary.usage += Usage(tokens_in, tokens_out, cost)
+            summary.usage += usage
             ledger.dearest = max(ledger.dearest, cost)
             if reservation > 0:
                 ledger.ratio = max(ledger.ratio, cost / reservation)

@@ -10,12 +10,16 @@ from typing import Any
 class Usage:
     """Tokens billed for one or more calls and what they cost in USD.
 
-    Run totals are ``sum(usages, Usage())``.
+    ``input_tokens`` counts every input token; ``cached_input_tokens`` (read from the prompt
+    cache) and ``cache_write_tokens`` (written to it) are the parts of it billed at their own
+    price. Run totals are ``sum(usages, Usage())``.
     """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         if not isinstance(other, Usage):
@@ -24,6 +28,8 @@ class Usage:
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
             self.cost_usd + other.cost_usd,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
         )
 
     def __radd__(self, other: Any) -> Usage:

@@ -106,6 +106,10 @@ class Reply:
     output_tokens: int = 0
     usage_reported: bool = True
     """False when the reply carried no token counts; the runner then bills the estimate."""
+    cached_input_tokens: int = 0
+    """Of ``input_tokens``, those read from the prompt cache."""
+    cache_write_tokens: int = 0
+    """Of ``input_tokens``, those written to the prompt cache (Anthropic bills them apart)."""
 
 
 class Provider(abc.ABC):
@@ -117,6 +121,10 @@ class Provider(abc.ABC):
     image_limits: ImageLimits = ImageLimits()
     """The vendor's known image limits, applied before sending (none known: learnt from
     refusals during the run)."""
+
+    prompt_cache: bool = False
+    """Whether requests ask for prompt caching, so a figure's first question goes alone and
+    warms the cache for the rest (``figgen.eval.caching``)."""
 
     def __init__(self, model: str) -> None:
         self.model = model

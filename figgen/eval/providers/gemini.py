@@ -18,7 +18,7 @@ from figgen.eval.providers.base import (
 from figgen.eval.providers.overflow import says_context_overflow, transient
 
 
-def _config(types: Any, options: dict[str, Any]) -> Any:
+def generation_config(types: Any, options: dict[str, Any]) -> Any:
     """``GenerateContentConfig`` from flat options; ``thinking_budget`` goes in its sub-config."""
     options = dict(options)
     if "max_tokens" in options:
@@ -30,6 +30,23 @@ def _config(types: Any, options: dict[str, Any]) -> Any:
     return types.GenerateContentConfig(**options)
 
 
+def gemini_reply(response: Any) -> Reply:
+    """Text and billed tokens of a response; ``prompt_token_count`` counts the cached tokens
+    and thinking is billed as output."""
+    usage = response.usage_metadata
+    output = (getattr(usage, "candidates_token_count", 0) or 0) + (
+        getattr(usage, "thoughts_token_count", 0) or 0
+    )
+    prompt_tokens = getattr(usage, "prompt_token_count", None)
+    return Reply(
+        response.text or "",
+        prompt_tokens or 0,
+        output,
+        usage_reported=prompt_tokens is not None,
+        cached_input_tokens=getattr(usage, "cached_content_token_count", 0) or 0,
+    )
+
+
 GEMINI_LIMITS = ImageLimits(max_bytes=14 * 2**20)
 """Gemini tiles large images (more tiles, more detail), so no side limit; an inline request
 may hold 20 MB, base64 included."""
@@ -39,11 +56,18 @@ class GeminiProvider(Provider):
     image_rule = "gemini-tiles"
     image_limits = GEMINI_LIMITS
 
-    def __init__(self, model: str, client: Any, genai: Any) -> None:
+    def __init__(self, model: str, client: Any, genai: Any, *, cache: bool = True) -> None:
         super().__init__(model)
         self._client = client
         self._types = genai.types
         self._errors = genai.errors
+        # implicit caching needs nothing in the request: the image first, questions together
+        self.prompt_cache = cache
+
+    @property
+    def client(self) -> Any:
+        """The google-genai client (the batch runner drives its batch endpoints)."""
+        return self._client
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         types = self._types
@@ -61,19 +85,9 @@ class GeminiProvider(Provider):
         response = await self._client.aio.models.generate_content(
             model=self.model,
             contents=contents,
-            config=_config(types, config.options),
+            config=generation_config(types, config.options),
         )
-        usage = response.usage_metadata
-        output = (getattr(usage, "candidates_token_count", 0) or 0) + (
-            getattr(usage, "thoughts_token_count", 0) or 0  # thinking is billed as output
-        )
-        prompt_tokens = getattr(usage, "prompt_token_count", None)
-        return Reply(
-            response.text or "",
-            prompt_tokens or 0,
-            output,
-            usage_reported=prompt_tokens is not None,
-        )
+        return gemini_reply(response)
 
     def _code(self, error: Exception) -> int | None:
         return getattr(error, "code", None) if isinstance(error, self._errors.APIError) else None
@@ -90,7 +104,9 @@ class GeminiProvider(Provider):
 
 
 @register_provider("gemini")
-def gemini_provider(model: str, *, base_url: str | None = None, timeout: float = 600.0) -> Provider:
+def gemini_provider(
+    model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
+) -> Provider:
     """Gemini; the key comes from ``GEMINI_API_KEY`` (or ``GOOGLE_API_KEY``)."""
     require_sdk("google.genai", "gemini")
     from google import genai
@@ -101,4 +117,4 @@ def gemini_provider(model: str, *, base_url: str | None = None, timeout: float =
     # google-genai does not retry unless asked, so the runner's retry is the only one
     http_options = genai.types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
     client = genai.Client(api_key=key, http_options=http_options)
-    return GeminiProvider(model, client, genai)
+    return GeminiProvider(model, client, genai, cache=cache is not False)

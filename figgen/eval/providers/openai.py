@@ -60,9 +60,13 @@ class OpenAIProvider(SdkProvider):
         api: Api,
         may_switch: bool,
         image_limits: ImageLimits | None = None,
+        cache: bool = False,
+        official: bool = False,
     ) -> None:
         super().__init__(model, client, sdk)
         self.image_limits = image_limits or ImageLimits()
+        self.prompt_cache = cache
+        self._official = official
         self.api: Api = api
         self._may_switch = may_switch
 
@@ -89,26 +93,8 @@ class OpenAIProvider(SdkProvider):
         return reply
 
     async def _ask_responses(self, prompt: Prompt, config: AskConfig) -> Reply:
-        content: list[dict[str, Any]] = [
-            {"type": "input_image", "image_url": image.data_url()} for image in prompt.images
-        ]
-        (_, first), *later = prompt.messages()
-        content.append({"type": "input_text", "text": first})
-        response = await self._client.responses.create(
-            model=self.model,
-            input=[
-                {"role": "user", "content": content},
-                *({"role": role, "content": text} for role, text in later),
-            ],
-            **_responses_options(config.options),
-        )
-        usage = getattr(response, "usage", None)
-        return Reply(
-            text=response.output_text or "",
-            input_tokens=getattr(usage, "input_tokens", 0) or 0,
-            output_tokens=getattr(usage, "output_tokens", 0) or 0,
-            usage_reported=getattr(usage, "input_tokens", None) is not None,
-        )
+        body = responses_body(self.model, prompt, config, cache_key=self._cache_key(prompt))
+        return responses_reply(await self._client.responses.create(**body))
 
     async def _ask_chat(self, prompt: Prompt, config: AskConfig) -> Reply:
         content: list[dict[str, Any]] = [
@@ -124,14 +110,65 @@ class OpenAIProvider(SdkProvider):
             ],
             **config.options,
         )
-        usage = getattr(response, "usage", None)
-        text = response.choices[0].message.content if response.choices else None
-        return Reply(
-            text=text or "",
-            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
-            usage_reported=getattr(usage, "prompt_tokens", None) is not None,
-        )
+        return chat_reply(response)
+
+    def _cache_key(self, prompt: Prompt) -> str | None:
+        """OpenAI routes requests with one ``prompt_cache_key`` together, so a figure's
+        questions meet its cached image; other servers may refuse the field."""
+        return prompt.item.figure_id if self.prompt_cache and self._official else None
+
+
+def responses_body(
+    model: str, prompt: Prompt, config: AskConfig, *, cache_key: str | None = None
+) -> dict[str, Any]:
+    """The Responses API request: the images first (the cacheable prefix), then the text and
+    any later turns of a conversation."""
+    content: list[dict[str, Any]] = [
+        {"type": "input_image", "image_url": image.data_url()} for image in prompt.images
+    ]
+    (_, first), *later = prompt.messages()
+    content.append({"type": "input_text", "text": first})
+    body: dict[str, Any] = {
+        "model": model,
+        "input": [
+            {"role": "user", "content": content},
+            *({"role": role, "content": text} for role, text in later),
+        ],
+        **_responses_options(config.options),
+    }
+    if cache_key is not None:
+        body.setdefault("prompt_cache_key", cache_key)
+    return body
+
+
+def responses_reply(response: Any) -> Reply:
+    """Text and billed tokens of a Responses API response; ``input_tokens`` counts the cached
+    and the cache-written tokens (newer SDKs report ``cache_write_tokens``)."""
+    usage = getattr(response, "usage", None)
+    details = getattr(usage, "input_tokens_details", None)
+    return Reply(
+        text=response.output_text or "",
+        input_tokens=getattr(usage, "input_tokens", 0) or 0,
+        output_tokens=getattr(usage, "output_tokens", 0) or 0,
+        usage_reported=getattr(usage, "input_tokens", None) is not None,
+        cached_input_tokens=getattr(details, "cached_tokens", 0) or 0,
+        cache_write_tokens=getattr(details, "cache_write_tokens", 0) or 0,
+    )
+
+
+def chat_reply(response: Any) -> Reply:
+    """Text and billed tokens of a chat completion (``prompt_tokens`` counts the cached)."""
+    usage = getattr(response, "usage", None)
+    details = getattr(usage, "prompt_tokens_details", None)
+    text = response.choices[0].message.content if response.choices else None
+    return Reply(
+        text=text or "",
+        input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+        output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        usage_reported=getattr(usage, "prompt_tokens", None) is not None,
+        cached_input_tokens=getattr(details, "cached_tokens", 0) or 0,
+        cache_write_tokens=getattr(details, "cache_write_tokens", 0) or 0,
+    )
 
 
 def _client(sdk: Any, base_url: str | None, timeout: float) -> Any:
@@ -141,21 +178,33 @@ def _client(sdk: Any, base_url: str | None, timeout: float) -> Any:
 
 
 @register_provider("openai")
-def openai_provider(model: str, *, base_url: str | None = None, timeout: float = 600.0) -> Provider:
+def openai_provider(
+    model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
+) -> Provider:
     """OpenAI's Responses API; on a ``--base-url``, chat completions first (what
-    OpenAI-compatible servers serve), switching to Responses if the server lacks them."""
+    OpenAI-compatible servers serve), switching to Responses if the server lacks them.
+
+    Prompt caching (``cache``) is on for OpenAI itself and off for other servers unless asked.
+    """
     sdk = require_sdk("openai", "openai")
     client = _client(sdk, base_url, timeout)
     if base_url is None:
         return OpenAIProvider(
-            model, client, sdk, api="responses", may_switch=False, image_limits=OPENAI_LIMITS
+            model,
+            client,
+            sdk,
+            api="responses",
+            may_switch=False,
+            image_limits=OPENAI_LIMITS,
+            cache=cache is not False,
+            official=True,
         )
-    return OpenAIProvider(model, client, sdk, api="chat", may_switch=True)
+    return OpenAIProvider(model, client, sdk, api="chat", may_switch=True, cache=bool(cache))
 
 
 @register_provider("openai-compatible")
 def openai_compatible_provider(
-    model: str, *, base_url: str | None = None, timeout: float = 600.0
+    model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
 ) -> Provider:
     """Chat completions on any OpenAI-compatible server (vLLM, Ollama, llama.cpp, ...)."""
     sdk = require_sdk("openai", "openai")
@@ -166,4 +215,4 @@ def openai_compatible_provider(
             "the openai-compatible provider needs --base-url, e.g. http://localhost:8000/v1"
         )
     client = _client(sdk, base_url, timeout)
-    return OpenAIProvider(model, client, sdk, api="chat", may_switch=False)
+    return OpenAIProvider(model, client, sdk, api="chat", may_switch=False, cache=bool(cache))
