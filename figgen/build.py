@@ -21,7 +21,7 @@ from typing import Any, Literal
 from figgen import __version__
 from figgen.compose import sample_footprint
 from figgen.config import FigureConfig
-from figgen.errors import BuildDirError, FiggenError
+from figgen.errors import BuildDirError, BuildInterrupted, FiggenError
 from figgen.lock import LOCK_NAME, folder_lock
 from figgen.record import check_version, figure_id, parse_record
 from figgen.render.png import PngSettings, check_encoder
@@ -80,19 +80,34 @@ def build_dataset(
     # one writer per local folder (remote stores cannot be locked this way)
     claim = folder_lock(store.local_path()) if store.is_local else nullcontext()
     with claim:
-        return _build_locked(
-            out,
-            store,
-            n=n,
-            seed=seed,
-            workers=workers,
-            config=config,
-            progress=progress,
-            questions=questions,
-            scheduler=scheduler,
-            format=format,
-            shard_size=shard_size,
+        try:
+            return _build_locked(
+                out,
+                store,
+                n=n,
+                seed=seed,
+                workers=workers,
+                config=config,
+                progress=progress,
+                questions=questions,
+                scheduler=scheduler,
+                format=format,
+                shard_size=shard_size,
+            )
+        except KeyboardInterrupt:
+            raise BuildInterrupted(_count_kept(store, n, format, shard_size)) from None
+
+
+def _count_kept(store: BuildStore, n: int, format: OutputFormat, shard_size: int) -> int:
+    """How many of the ``n`` figures are finished on disk (what a rerun keeps)."""
+    if format == "parquet":
+        return sum(
+            len(shard.indices)
+            for shard in shards.plan_shards(n, shard_size)
+            if store.exists(shard.rel)
         )
+    done = store.names(FIGURES)
+    return sum(_is_done(done, i) for i in range(n))
 
 
 def _build_locked(

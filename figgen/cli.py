@@ -13,7 +13,7 @@ import typer
 
 from figgen.corpora.cli import app as corpora_app
 from figgen.density.cli import app as density_app
-from figgen.errors import FiggenError
+from figgen.errors import BuildInterrupted, FiggenError
 from figgen.eval.cli import app as eval_app
 from figgen.export.cli import register as register_export_commands
 from figgen.multichart.cli import app as multichart_app
@@ -118,6 +118,12 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         app()
+    except BuildInterrupted as exc:
+        typer.echo(str(exc), err=True)
+        raise SystemExit(130) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise SystemExit(130) from None
     except FiggenError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise SystemExit(2) from None
