@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import os
+import shlex
 from collections import Counter
 from collections.abc import Iterable
 from contextlib import nullcontext
@@ -58,12 +59,14 @@ def build_dataset(
     scheduler: str | None = None,
     format: OutputFormat = "files",
     shard_size: int = shards.DEFAULT_SHARD_SIZE,
+    config_source: str | None = None,
 ) -> BuildSummary:
     """Generate figures ``0..n-1`` of ``seed`` into ``out`` (resuming), then the manifest.
 
     ``out`` is a local folder or an fsspec URL. ``scheduler`` (``tcp://host:port``) runs the
     figures on that Dask cluster instead of local processes. ``format="parquet"`` writes
     shards of ``shard_size`` figures in the HF export's schema instead of loose files.
+    ``config_source`` (the ``--config`` file or preset) goes into the manifest's command.
     """
     if n <= 0:
         raise FiggenError(f"--n must be a positive number of figures, got {n}")
@@ -93,6 +96,7 @@ def build_dataset(
                 scheduler=scheduler,
                 format=format,
                 shard_size=shard_size,
+                config_source=config_source,
             )
         except KeyboardInterrupt:
             raise BuildInterrupted(_count_kept(store, n, format, shard_size)) from None
@@ -123,6 +127,7 @@ def _build_locked(
     scheduler: str | None,
     format: OutputFormat,
     shard_size: int,
+    config_source: str | None,
 ) -> BuildSummary:
     layout = {"format": "parquet", "shard_size": shard_size} if format == "parquet" else {}
     with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
@@ -149,8 +154,9 @@ def _build_locked(
     else:
         records = (_read_record(store, f"{FIGURES}/{figure_id(i)}.json") for i in range(n))
     manifest = {**_manifest(records, n, seed, config), **layout}
-    if layout:
-        manifest["command"] += f" --format parquet --shard-size {shard_size}"
+    manifest["command"] = build_command(
+        out, n=n, seed=seed, config=config, config_source=config_source, layout=layout
+    )
     store.write_text(MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     if questions and store.is_local and format == "files":
         from figgen.vqa import write_qa
@@ -177,9 +183,10 @@ def _prepare_dir(
                 f"{store.path(MANIFEST)} is unreadable; move it away or use another --out"
             )
         check_version(existing.get("figgen_version"), f"the build in {store}")
-        if existing.get("seed") != seed or existing.get("config") != config.to_dict():
+        differences = _differences(existing, seed, config.to_dict())
+        if differences:
             raise BuildDirError(
-                f"{store} holds another build (seed {existing.get('seed')}, different config); "
+                f"{store} holds another build ({'; '.join(differences)}); "
                 "rerun with its seed and config to resume, or choose another --out"
             )
         if existing.get("format", "files") != layout.get("format", "files") or (
@@ -211,6 +218,58 @@ def _prepare_dir(
         ) from None
     if removed:
         log.info("removed %d partial files left by an interrupted run", removed)
+
+
+def build_command(
+    out: str | Path,
+    *,
+    n: int,
+    seed: int,
+    config: FigureConfig,
+    config_source: str | None,
+    layout: dict[str, Any],
+) -> str:
+    """The ``figgen build`` command that writes this build again, byte for byte.
+
+    A non-default config without a named source is read back from the build's own manifest
+    (``--config`` accepts a manifest.json).
+    """
+    parts = ["figgen", "build", "--n", str(n), "--seed", str(seed), "--out", str(out)]
+    if config_source is None and config != FigureConfig():
+        config_source = f"{str(out).rstrip('/')}/{MANIFEST}"
+    if config_source is not None:
+        parts += ["--config", config_source]
+    if layout:
+        parts += ["--format", "parquet", "--shard-size", str(layout["shard_size"])]
+    return shlex.join(parts)
+
+
+def _differences(existing: dict[str, Any], seed: int, config: dict[str, Any]) -> list[str]:
+    """What differs between the build on disk and this one, worded 'there vs here'."""
+    out = []
+    if existing.get("seed") != seed:
+        out.append(f"seed {existing.get('seed')} there, {seed} here")
+    theirs = existing.get("config")
+    changed = _changed_keys(theirs if isinstance(theirs, dict) else {}, config)
+    if changed:
+        key, there, here = changed[0]
+        more = f" and {len(changed) - 1} more config values" if len(changed) > 1 else ""
+        out.append(f"config {key} = {there} there, {here} here{more}")
+    return out
+
+
+def _changed_keys(
+    theirs: dict[str, Any], mine: dict[str, Any], prefix: str = ""
+) -> list[tuple[str, str, str]]:
+    """(dotted key, value there, value here) for each config value that differs."""
+    changed = []
+    for key in sorted(set(theirs) | set(mine)):
+        there, here = theirs.get(key), mine.get(key)
+        if isinstance(there, dict) and isinstance(here, dict):
+            changed += _changed_keys(there, here, f"{prefix}{key}.")
+        elif there != here:
+            changed.append((f"{prefix}{key}", json.dumps(there), json.dumps(here)))
+    return changed
 
 
 def _read_record(store: BuildStore, rel: str) -> dict[str, Any]:
@@ -290,7 +349,6 @@ def _manifest(
         "figgen_version": __version__,
         "seed": seed,
         "n": n,
-        "command": f"figgen build --n {n} --seed {seed}",
         "config": config.to_dict(),
         "counts": {
             "figures": n,

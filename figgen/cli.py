@@ -53,7 +53,9 @@ def build(
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).")] = 0,
     config: Annotated[
         Path | None,
-        typer.Option(help="TOML/JSON file overriding defaults, or a preset: tiny, small."),
+        typer.Option(
+            help="TOML/JSON overrides, a preset (tiny, small), or a build's manifest.json."
+        ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     questions: Annotated[bool, typer.Option(help="Also write qa.jsonl.")] = True,
@@ -82,6 +84,7 @@ def build(
         scheduler=scheduler,
         format=format.value,
         shard_size=shard_size,
+        config_source=str(config) if config is not None else None,
     )
     counts = summary.manifest["counts"]
     typer.echo(

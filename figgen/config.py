@@ -197,7 +197,8 @@ def preset_names() -> list[str]:
 
 
 def load_config(path: str | Path | None) -> FigureConfig:
-    """Read a TOML or JSON config file, or a preset by name; ``None`` gives the defaults."""
+    """Read a TOML or JSON config file, a build's manifest.json, or a preset by name; ``None``
+    gives the defaults."""
     if path is None:
         return FigureConfig()
     path = Path(path)
@@ -218,6 +219,8 @@ def load_config(path: str | Path | None) -> FigureConfig:
         raise ConfigError(f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {exc}") from None
     if not isinstance(values, dict):
         raise ConfigError(f"{path}: the top level must be a table of settings")
+    if path.name == "manifest.json" and isinstance(values.get("config"), dict):
+        values = values["config"]  # a build's manifest: rebuild with the config it records
     return config_from_dict(values, source=str(path))
 
 

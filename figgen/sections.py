@@ -7,9 +7,9 @@ section with them in its module, so the kinds never import the assembled config.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 
 def _ordered(pair: tuple[float, float]) -> tuple[float, float]:
@@ -71,3 +71,24 @@ class Section(BaseModel):
     """One table of the config file: unknown keys, NaN and infinity are errors; frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _canonical_order(cls, data: Any) -> Any:
+        """Weights in one order whatever order the file wrote them in.
+
+        Sampling picks keys by position, and a config read back from a manifest (written
+        with sorted keys) must draw the same figures: the default's keys come first, in its
+        order, then the others sorted.
+        """
+        if not isinstance(data, dict):
+            return data
+        for name, field in cls.model_fields.items():
+            value = data.get(name)
+            if isinstance(value, dict) and field.default_factory is not None:
+                default = field.get_default(call_default_factory=True)
+                if isinstance(default, dict):
+                    known = [key for key in default if key in value]
+                    rest = sorted((key for key in value if key not in default), key=str)
+                    data = {**data, name: {key: value[key] for key in known + rest}}
+        return data

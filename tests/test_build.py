@@ -97,8 +97,11 @@ def test_a_build_killed_before_joining_the_questions_resumes_to_the_same_files(
         summary = build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)
     assert summary.generated == 0
     assert "(3 made by the build's workers)" in caplog.text  # the parts were joined, not redone
-    for name in ("qa.jsonl", "descriptions.jsonl", "manifest.json"):
+    for name in ("qa.jsonl", "descriptions.jsonl"):
         assert (out / name).read_bytes() == (small_build / name).read_bytes(), name
+    # the manifest's command names its own --out; all else is the same bytes
+    manifest = (out / "manifest.json").read_text().replace(str(out), str(small_build))
+    assert manifest == (small_build / "manifest.json").read_text()
     assert not (out / ".qa-parts").exists()
 
 
@@ -199,7 +202,18 @@ def test_cli_build_and_show(tmp_path: Path, small_build: Path) -> None:
     assert result.exit_code == 0, result.output
     from PIL import Image
 
-    original = Image.open(small_build / "figures" / "fig-000001.png")
-    boxed = Image.open(out)
-    assert boxed.size == original.size
-    assert boxed.convert("RGB").tobytes() != original.convert("RGB").tobytes()
+    original = Image.open(small_build / "figures" / "fig-000001.png").convert("RGB")
+    boxed = Image.open(out).convert("RGB")
+    width, height = original.size
+    assert boxed.width == width and boxed.height > height  # the key sits below the image
+    assert boxed.crop((0, 0, width, height)).tobytes() != original.tobytes()
+    # the key shows a swatch of every drawn kind's colour, and no other colour of a kind
+    from figgen.show import KIND_COLOURS
+
+    record = json.loads((small_build / "figures" / "fig-000001.json").read_text())
+    drawn = {e["kind"] for e in record["elements"]} - {"figure"}
+    key = set(boxed.crop((0, height, width, boxed.height)).getdata())
+    rgb = {
+        kind: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for kind, c in KIND_COLOURS.items()
+    }
+    assert {colour for colour in rgb.values() if colour in key} == {rgb[k] for k in drawn}

@@ -112,8 +112,8 @@ class LocalPool(Executor):
     def window(self) -> int:
         return self.workers * IN_FLIGHT_PER_WORKER
 
-    def __exit__(self, exc_type: object, *exc: object) -> None:
-        if exc_type is KeyboardInterrupt:
+    def __exit__(self, *exc: object) -> None:
+        if exc and exc[0] is KeyboardInterrupt:
             self.kill_workers()
         self.close()
 
