@@ -81,3 +81,15 @@ def score(
             parts.append(f"{mode} {acc} (n {m['n']})")
         typer.echo(f"{model}: " + ", ".join(parts))
     typer.echo(f"report: {out / 'report.md'}")
+
+
+@app.command("example")
+def example(
+    name: Annotated[str, typer.Argument(help="Example spec name (starter).")] = "starter",
+    out: Annotated[Path, typer.Option(help="TOML file to write.")] = Path("my_graph.toml"),
+) -> None:
+    """Write a commented example graph spec to edit, then `figgen multichart check FILE`."""
+    from figgen.multichart.examples import write_example
+
+    written = write_example(name, out)
+    typer.echo(f"{written}: edit it, then run figgen multichart check {written}")
