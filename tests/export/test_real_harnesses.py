@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.export.lmms_eval import export_lmms_eval
+from figgen.export.lmms_eval import INSTALL_PACKAGES, INSTALL_REMOVE, export_lmms_eval
 from figgen.export.splits import SplitFractions
 from tests.export.conftest import THIRDS, read_qa
 from tests.export.harnesses.venvs import figgen_dependencies, harness_venv
@@ -17,18 +17,9 @@ logger = logging.getLogger(__name__)
 
 HARNESSES = Path(__file__).parent / "harnesses"
 
-LMMS_EVAL = [
-    # The CPU build on this machine's disk; a bare "torch" would pull a CUDA build of GBs.
-    "torch==2.13.0",
-    "lmms-eval==0.7.3",
-    # lmms-eval 0.7.3 imports filelock._api, which filelock 4 no longer has.
-    "filelock<4",
-    *figgen_dependencies(),
-]
-# PyPI's torchvision does not load beside the CPU torch build ("operator torchvision::nms does
-# not exist"), and transformers imports it whenever it is installed; lmms-eval's task and
-# evaluator code never needs it.
-LMMS_EVAL_REMOVE = ["torchvision"]
+# exactly what the docs tell users to install (figgen.export.lmms_eval.INSTALL_COMMAND)
+LMMS_EVAL = [*INSTALL_PACKAGES, *figgen_dependencies()]
+LMMS_EVAL_REMOVE = list(INSTALL_REMOVE)
 
 
 @pytest.mark.slow
