@@ -4,8 +4,9 @@
   ``prediction``. A multiple-choice prediction is the model's raw reply to a lettered prompt;
   a reply that gives a letter (``B``, ``B.``, ``(B)``, ``B: text``) becomes the option text,
   as VLMEvalKit's own matching reads it, and anything else is kept for figgen's parser.
-- lmms-eval with ``--log_samples`` writes ``samples_<task>*.jsonl``: one object per document
-  with ``doc`` (the ``qa`` row, ``qid`` included) and the model's ``filtered_resps``.
+- lmms-eval with ``--log_samples`` writes ``<date>_samples_<task>.jsonl``: one object per
+  document with the model's ``filtered_resps`` and the task's metric values, whose per-level
+  entries carry the question's ``qid`` (the log drops the document itself).
 
 Rows carry no usage or cost: the harness did not report them to figgen.
 """
@@ -104,7 +105,7 @@ def _lmms_eval(path: Path) -> Iterator[tuple[str, str]]:
                 continue
             try:
                 sample = json.loads(line)
-                qid = sample["doc"]["qid"]
+                qid = _sample_qid(sample)
                 reply = _first_text(sample.get("filtered_resps") or sample.get("resps"))
             except (json.JSONDecodeError, KeyError, TypeError):
                 raise FiggenError(
@@ -112,6 +113,15 @@ def _lmms_eval(path: Path) -> Iterator[tuple[str, str]]:
                     "(run lmms-eval with --log_samples and give its samples_*.jsonl)"
                 ) from None
             yield str(qid), reply
+
+
+def _sample_qid(sample: dict[str, Any]) -> str:
+    """The qid of a logged sample: the task's per-level metric values carry it (the log on
+    disk drops ``doc``); ``doc`` has it in samples taken from ``simple_evaluate``'s result."""
+    for key, value in sample.items():
+        if key.startswith("figgen_level_") and isinstance(value, dict) and "qid" in value:
+            return str(value["qid"])
+    return str(sample["doc"]["qid"])
 
 
 def _first_text(value: Any) -> str:

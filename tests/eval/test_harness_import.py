@@ -116,9 +116,11 @@ def test_a_tsv_of_wrong_predictions_scores_zero(
 def test_an_lmms_eval_samples_log_imports(built: Path, tmp_path: Path) -> None:  # noqa: F811
     items = read_qa(built)
     log = tmp_path / "samples_figgen_qa.jsonl"
-    samples = [{"doc_id": k, "doc": {**item, "answer": json.dumps(item["answer"])},
-                "target": str(item["answer"]), "resps": [[_right(item)]],
-                "filtered_resps": [_right(item)], "figgen_score": 1.0}
+    # as lmms-eval's EvaluationTracker writes them: no doc, one reply flattened to a string,
+    # the task's metric values (figgen's per-level ones carry the qid)
+    samples = [{"doc_id": k, "target": str(item["answer"]), "filtered_resps": _right(item),
+                "figgen_score": 1.0, "doc_hash": "0" * 64,
+                "figgen_level_1": {"level": item["level"], "score": 1.0, "qid": item["qid"]}}
                for k, item in enumerate(items)]  # fmt: skip
     log.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
     out = tmp_path / "answers.jsonl"
