@@ -173,3 +173,11 @@ def test_plain_question_drops_only_the_json_format_sentence() -> None:
     )
     assert plain_question(asked) == "What type of plot is shown in the only panel?"
     assert plain_question("How many panels?") == "How many panels?"
+
+
+def test_the_docs_give_the_install_line_the_harness_test_installs() -> None:
+    from figgen.export.lmms_eval import INSTALL_COMMAND
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "export.md"
+    assert INSTALL_COMMAND in docs.read_text()
+    assert INSTALL_COMMAND.endswith("&& pip uninstall -y torchvision")
