@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from figgen import __version__
 from figgen.compose import sample_footprint
-from figgen.config import FigureConfig
+from figgen.config import PRESETS, FigureConfig
 from figgen.errors import BuildDirError, BuildInterrupted, FiggenError
 from figgen.lock import LOCK_NAME, folder_lock
 from figgen.record import check_version, figure_id, parse_record
@@ -231,12 +231,17 @@ def build_command(
 ) -> str:
     """The ``figgen build`` command that writes this build again, byte for byte.
 
-    A non-default config without a named source is read back from the build's own manifest
-    (``--config`` accepts a manifest.json).
+    ``--out DIR`` stands for wherever the build is: the same arguments give the same bytes in
+    any folder, manifest included, so a build can be moved or copied. A non-default config
+    with no named source is read back from the build's own manifest (``--config`` accepts a
+    manifest.json); a shipped preset is named as such.
     """
-    parts = ["figgen", "build", "--n", str(n), "--seed", str(seed), "--out", str(out)]
+    del out  # the folder is not part of what is built
+    parts = ["figgen", "build", "--n", str(n), "--seed", str(seed), "--out", "DIR"]
+    if config_source is not None and Path(config_source).parent.resolve() == PRESETS.resolve():
+        config_source = Path(config_source).stem
     if config_source is None and config != FigureConfig():
-        config_source = f"{str(out).rstrip('/')}/{MANIFEST}"
+        config_source = f"DIR/{MANIFEST}"
     if config_source is not None:
         parts += ["--config", config_source]
     if layout:

@@ -67,17 +67,20 @@ def test_another_config_names_the_first_value_that_differs(tiny: Path) -> None:
 
 def test_the_manifest_command_rebuilds_the_same_bytes(tiny: Path, tmp_path: Path) -> None:
     manifest = json.loads((tiny / "manifest.json").read_text())
-    assert manifest["command"] == f"figgen build --n 2 --seed 0 --out {tiny} --config tiny"
-    # a build whose config came from no file names its own manifest, which --config reads
+    # DIR stands for the build's folder: a build moved or copied keeps every byte
+    assert manifest["command"] == "figgen build --n 2 --seed 0 --out DIR --config tiny"
     again = tmp_path / "again"
-    args = shlex.split(manifest["command"])[1:]
-    args[args.index("--config") + 1] = str(tiny / "manifest.json")
-    args[args.index("--out") + 1] = str(again)
+    args = shlex.split(manifest["command"].replace("DIR", str(again)))[1:]
     assert figgen(*args, "--workers", "1", "--no-progress").returncode == 0
-    assert digest(again / "figures") == digest(tiny / "figures")
-    assert json.loads((again / "manifest.json").read_text())["command"] == (
-        f"figgen build --n 2 --seed 0 --out {again} --config {tiny / 'manifest.json'}"
-    )
+    assert digest(again) == digest(tiny)
+    # a config that came from no file is read back from the build's own manifest
+    copy = tmp_path / "copy"
+    args[args.index("--config") + 1] = str(tiny / "manifest.json")
+    args[args.index("--out") + 1] = str(copy)
+    assert figgen(*args, "--workers", "1", "--no-progress").returncode == 0
+    assert digest(copy / "figures") == digest(tiny / "figures")
+    command = json.loads((copy / "manifest.json").read_text())["command"]
+    assert command == f"figgen build --n 2 --seed 0 --out DIR --config {tiny / 'manifest.json'}"
 
 
 def test_show_names_a_missing_folder_and_a_missing_figure(tiny: Path, tmp_path: Path) -> None:
