@@ -7,6 +7,7 @@ import logging
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -209,7 +210,8 @@ def test_cli_build_and_show(tmp_path: Path, small_build: Path) -> None:
 
     record = json.loads((small_build / "figures" / "fig-000001.json").read_text())
     drawn = {e["kind"] for e in record["elements"]} - {"figure"}
-    key = set(boxed.crop((0, height, width, boxed.height)).getdata())
+    band = np.asarray(boxed.crop((0, height, width, boxed.height))).reshape(-1, 3)
+    key = {tuple(int(c) for c in pixel) for pixel in np.unique(band, axis=0)}
     rgb = {
         kind: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for kind, c in KIND_COLOURS.items()
     }
