@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import os
+import shlex
 from collections import Counter
 from collections.abc import Iterable
 from contextlib import nullcontext
@@ -20,8 +21,8 @@ from typing import Any, Literal
 
 from figgen import __version__
 from figgen.compose import sample_footprint
-from figgen.config import FigureConfig
-from figgen.errors import BuildDirError, FiggenError
+from figgen.config import PRESETS, FigureConfig
+from figgen.errors import BuildDirError, BuildInterrupted, FiggenError
 from figgen.lock import LOCK_NAME, folder_lock
 from figgen.record import check_version, figure_id, parse_record
 from figgen.render.png import PngSettings, check_encoder
@@ -58,12 +59,14 @@ def build_dataset(
     scheduler: str | None = None,
     format: OutputFormat = "files",
     shard_size: int = shards.DEFAULT_SHARD_SIZE,
+    config_source: str | None = None,
 ) -> BuildSummary:
     """Generate figures ``0..n-1`` of ``seed`` into ``out`` (resuming), then the manifest.
 
     ``out`` is a local folder or an fsspec URL. ``scheduler`` (``tcp://host:port``) runs the
     figures on that Dask cluster instead of local processes. ``format="parquet"`` writes
     shards of ``shard_size`` figures in the HF export's schema instead of loose files.
+    ``config_source`` (the ``--config`` file or preset) goes into the manifest's command.
     """
     if n <= 0:
         raise FiggenError(f"--n must be a positive number of figures, got {n}")
@@ -80,19 +83,35 @@ def build_dataset(
     # one writer per local folder (remote stores cannot be locked this way)
     claim = folder_lock(store.local_path()) if store.is_local else nullcontext()
     with claim:
-        return _build_locked(
-            out,
-            store,
-            n=n,
-            seed=seed,
-            workers=workers,
-            config=config,
-            progress=progress,
-            questions=questions,
-            scheduler=scheduler,
-            format=format,
-            shard_size=shard_size,
+        try:
+            return _build_locked(
+                out,
+                store,
+                n=n,
+                seed=seed,
+                workers=workers,
+                config=config,
+                progress=progress,
+                questions=questions,
+                scheduler=scheduler,
+                format=format,
+                shard_size=shard_size,
+                config_source=config_source,
+            )
+        except KeyboardInterrupt:
+            raise BuildInterrupted(_count_kept(store, n, format, shard_size)) from None
+
+
+def _count_kept(store: BuildStore, n: int, format: OutputFormat, shard_size: int) -> int:
+    """How many of the ``n`` figures are finished on disk (what a rerun keeps)."""
+    if format == "parquet":
+        return sum(
+            len(shard.indices)
+            for shard in shards.plan_shards(n, shard_size)
+            if store.exists(shard.rel)
         )
+    done = store.names(FIGURES)
+    return sum(_is_done(done, i) for i in range(n))
 
 
 def _build_locked(
@@ -108,6 +127,7 @@ def _build_locked(
     scheduler: str | None,
     format: OutputFormat,
     shard_size: int,
+    config_source: str | None,
 ) -> BuildSummary:
     layout = {"format": "parquet", "shard_size": shard_size} if format == "parquet" else {}
     with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
@@ -134,8 +154,9 @@ def _build_locked(
     else:
         records = (_read_record(store, f"{FIGURES}/{figure_id(i)}.json") for i in range(n))
     manifest = {**_manifest(records, n, seed, config), **layout}
-    if layout:
-        manifest["command"] += f" --format parquet --shard-size {shard_size}"
+    manifest["command"] = build_command(
+        out, n=n, seed=seed, config=config, config_source=config_source, layout=layout
+    )
     store.write_text(MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     if questions and store.is_local and format == "files":
         from figgen.vqa import write_qa
@@ -162,9 +183,10 @@ def _prepare_dir(
                 f"{store.path(MANIFEST)} is unreadable; move it away or use another --out"
             )
         check_version(existing.get("figgen_version"), f"the build in {store}")
-        if existing.get("seed") != seed or existing.get("config") != config.to_dict():
+        differences = _differences(existing, seed, config.to_dict())
+        if differences:
             raise BuildDirError(
-                f"{store} holds another build (seed {existing.get('seed')}, different config); "
+                f"{store} holds another build ({'; '.join(differences)}); "
                 "rerun with its seed and config to resume, or choose another --out"
             )
         if existing.get("format", "files") != layout.get("format", "files") or (
@@ -196,6 +218,63 @@ def _prepare_dir(
         ) from None
     if removed:
         log.info("removed %d partial files left by an interrupted run", removed)
+
+
+def build_command(
+    out: str | Path,
+    *,
+    n: int,
+    seed: int,
+    config: FigureConfig,
+    config_source: str | None,
+    layout: dict[str, Any],
+) -> str:
+    """The ``figgen build`` command that writes this build again, byte for byte.
+
+    ``--out DIR`` stands for wherever the build is: the same arguments give the same bytes in
+    any folder, manifest included, so a build can be moved or copied. A non-default config
+    with no named source is read back from the build's own manifest (``--config`` accepts a
+    manifest.json); a shipped preset is named as such.
+    """
+    del out  # the folder is not part of what is built
+    parts = ["figgen", "build", "--n", str(n), "--seed", str(seed), "--out", "DIR"]
+    if config_source is not None and Path(config_source).parent.resolve() == PRESETS.resolve():
+        config_source = Path(config_source).stem
+    if config_source is None and config != FigureConfig():
+        config_source = f"DIR/{MANIFEST}"
+    if config_source is not None:
+        parts += ["--config", config_source]
+    if layout:
+        parts += ["--format", "parquet", "--shard-size", str(layout["shard_size"])]
+    return shlex.join(parts)
+
+
+def _differences(existing: dict[str, Any], seed: int, config: dict[str, Any]) -> list[str]:
+    """What differs between the build on disk and this one, worded 'there vs here'."""
+    out = []
+    if existing.get("seed") != seed:
+        out.append(f"seed {existing.get('seed')} there, {seed} here")
+    theirs = existing.get("config")
+    changed = _changed_keys(theirs if isinstance(theirs, dict) else {}, config)
+    if changed:
+        key, there, here = changed[0]
+        more = f" and {len(changed) - 1} more config values" if len(changed) > 1 else ""
+        out.append(f"config {key} = {there} there, {here} here{more}")
+    return out
+
+
+def _changed_keys(
+    theirs: dict[str, Any], mine: dict[str, Any], prefix: str = ""
+) -> list[tuple[str, str, str]]:
+    """(dotted key, value there, value here) for each config value that differs."""
+    changed = []
+    for key in sorted(set(theirs) | set(mine)):
+        there, here = theirs.get(key), mine.get(key)
+        if isinstance(there, dict) and isinstance(here, dict):
+            changed += _changed_keys(there, here, f"{prefix}{key}.")
+        elif there != here:
+            changed.append((f"{prefix}{key}", json.dumps(there), json.dumps(here)))
+    return changed
 
 
 def _read_record(store: BuildStore, rel: str) -> dict[str, Any]:
@@ -275,7 +354,6 @@ def _manifest(
         "figgen_version": __version__,
         "seed": seed,
         "n": n,
-        "command": f"figgen build --n {n} --seed {seed}",
         "config": config.to_dict(),
         "counts": {
             "figures": n,

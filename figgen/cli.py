@@ -13,7 +13,7 @@ import typer
 
 from figgen.corpora.cli import app as corpora_app
 from figgen.density.cli import app as density_app
-from figgen.errors import FiggenError
+from figgen.errors import BuildInterrupted, FiggenError
 from figgen.eval.cli import app as eval_app
 from figgen.export.cli import register as register_export_commands
 from figgen.human.cli import register as register_human_command
@@ -55,7 +55,9 @@ def build(
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).")] = 0,
     config: Annotated[
         Path | None,
-        typer.Option(help="TOML/JSON file overriding defaults, or a preset: tiny, small."),
+        typer.Option(
+            help="TOML/JSON overrides, a preset (tiny, small), or a build's manifest.json."
+        ),
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     questions: Annotated[bool, typer.Option(help="Also write qa.jsonl.")] = True,
@@ -84,6 +86,7 @@ def build(
         scheduler=scheduler,
         format=format.value,
         shard_size=shard_size,
+        config_source=str(config) if config is not None else None,
     )
     counts = summary.manifest["counts"]
     typer.echo(
@@ -120,6 +123,12 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         app()
+    except BuildInterrupted as exc:
+        typer.echo(str(exc), err=True)
+        raise SystemExit(130) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise SystemExit(130) from None
     except FiggenError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise SystemExit(2) from None

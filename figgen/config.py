@@ -16,11 +16,15 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 
 from figgen.errors import ConfigError
 from figgen.kinds import KINDS, default_mix
-from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
+from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
 
 S = TypeVar("S", bound=Section)
 PRESETS = Path(__file__).parent / "presets"
 PngEncoderName = Literal["pillow", "zlib", "fpng"]
+ARRANGEMENTS = ("horizontal", "vertical", "grid")
+CAPITALIZATIONS = ("none", "first", "every", "upper")
+FONTSETS = ("dejavusans", "dejavuserif", "cm", "stix", "stixsans")
+DISTRIBUTIONS = ("linear", "gmm", "random")
 
 
 class PanelsConfig(Section):
@@ -30,26 +34,28 @@ class PanelsConfig(Section):
     normal(6, 15) in [1, 25] (about 37% single-panel).
     """
 
-    mean: float = 6.0
-    std: float = 15.0
-    count: IntRange = (1, 25)
-    arrangement: Weights = Field(
+    mean: float = Field(6.0, ge=-100, le=100)
+    std: float = Field(15.0, ge=0, le=100)
+    count: Annotated[IntRange, within(1, 25)] = (1, 25)
+    arrangement: Annotated[Weights, one_of("arrangement", ARRANGEMENTS)] = Field(
         default_factory=lambda: {"horizontal": 0.5, "vertical": 0.25, "grid": 0.25}
     )
-    max_strip: int = Field(5, ge=1, description="above this many panels a near-square grid")
+    max_strip: int = Field(5, ge=1, le=25, description="above this many panels a near-square grid")
     min_multi_panel_share: Probability = 0.30
 
 
 class ImageConfig(Section):
-    dpi: IntRange = (200, 500)
-    aspect: Range = (0.25, 1.5)
-    panel_inches: Range = (3.0, 5.0)
-    figure_aspect: Range = Field(
+    dpi: Annotated[IntRange, within(40, 600)] = (200, 500)
+    aspect: Annotated[Range, within(0.1, 10)] = (0.25, 1.5)
+    panel_inches: Annotated[Range, within(1, 20)] = (3.0, 5.0)
+    figure_aspect: Annotated[Range, within(0.1, 10)] = Field(
         (0.4, 4.0),
         description="whole-figure width / height; strips outside it get wider or taller panels",
     )
-    max_inches: float = Field(20.0, gt=1.0, description="largest figure side, inches")
-    max_pixels: int = Field(16_000_000, gt=0, description="dpi is lowered to stay below this")
+    max_inches: float = Field(20.0, ge=4.0, le=100, description="largest figure side, inches")
+    max_pixels: int = Field(
+        16_000_000, ge=1_000_000, le=200_000_000, description="dpi is lowered to stay below this"
+    )
     png_encoder: PngEncoderName = Field(
         "zlib", description="lossless PNG encoder; see figgen.render.png (fpng is an extra)"
     )
@@ -58,22 +64,22 @@ class ImageConfig(Section):
 
 class TextConfig(Section):
     title_p: Probability = 0.5
-    title_words: IntRange = (1, 5)
+    title_words: Annotated[IntRange, within(1, 10)] = (1, 5)
     title_formula_p: Probability = 0.1
     label_p: Probability = 0.9
-    label_words: IntRange = (1, 3)
+    label_words: Annotated[IntRange, within(1, 10)] = (1, 3)
     label_formula_p: Probability = 0.25
     colorbar_label_p: Probability = 0.7
-    capitalization: Weights = Field(
+    capitalization: Annotated[Weights, one_of("capitalization", CAPITALIZATIONS)] = Field(
         default_factory=lambda: {"none": 1.0, "first": 1.0, "every": 1.0, "upper": 0.3}
     )
 
 
 class FontConfig(Section):
-    title: Range = (10, 20)
-    label: Range = (6, 20)
-    tick: Range = (4, 20)
-    colorbar: Range = (6, 18)
+    title: Annotated[Range, within(2, 48)] = (10, 20)
+    label: Annotated[Range, within(2, 48)] = (6, 20)
+    tick: Annotated[Range, within(2, 48)] = (4, 20)
+    colorbar: Annotated[Range, within(2, 48)] = (6, 18)
     families: Weights = Field(
         default_factory=lambda: {
             "DejaVu Sans": 3.0,
@@ -83,7 +89,7 @@ class FontConfig(Section):
             "cmr10": 1.0,
         }
     )
-    mathtext_fontsets: Weights = Field(
+    mathtext_fontsets: Annotated[Weights, one_of("mathtext fontset", FONTSETS)] = Field(
         default_factory=lambda: {
             "dejavusans": 2.0,
             "dejavuserif": 1.0,
@@ -96,6 +102,7 @@ class FontConfig(Section):
 
 class StyleConfig(Section):
     styles: list[str] = Field(
+        min_length=1,
         default_factory=lambda: [
             "default",
             "classic",
@@ -109,7 +116,7 @@ class StyleConfig(Section):
             "Solarize_Light2",
             "tableau-colorblind10",
             "fast",
-        ]
+        ],
     )
     dark_p: Probability = 0.08
     log_x_p: Probability = 0.12
@@ -121,12 +128,14 @@ class StyleConfig(Section):
 
 
 class DistributionConfig(Section):
-    weights: Weights = Field(default_factory=lambda: {"linear": 1.0, "gmm": 1.0, "random": 1.0})
-    slope: Range = (-5.0, 5.0)
-    intercept: Range = (-100.0, 100.0)
-    noise: Range = (0.0, 0.25)
-    gmm_clusters: IntRange = (1, 20)
-    x_span: Range = (1.0, 1000.0)
+    weights: Annotated[Weights, one_of("distribution", DISTRIBUTIONS)] = Field(
+        default_factory=lambda: {"linear": 1.0, "gmm": 1.0, "random": 1.0}
+    )
+    slope: Annotated[Range, within(-1e3, 1e3)] = (-5.0, 5.0)
+    intercept: Annotated[Range, within(-1e6, 1e6)] = (-100.0, 100.0)
+    noise: Annotated[Range, within(0, 2)] = (0.0, 0.25)
+    gmm_clusters: Annotated[IntRange, within(1, 50)] = (1, 20)
+    x_span: Annotated[Range, within(0.01, 1e6)] = (1.0, 1000.0)
 
 
 class _FigureConfig(Section):
@@ -188,7 +197,8 @@ def preset_names() -> list[str]:
 
 
 def load_config(path: str | Path | None) -> FigureConfig:
-    """Read a TOML or JSON config file, or a preset by name; ``None`` gives the defaults."""
+    """Read a TOML or JSON config file, a build's manifest.json, or a preset by name; ``None``
+    gives the defaults."""
     if path is None:
         return FigureConfig()
     path = Path(path)
@@ -209,6 +219,8 @@ def load_config(path: str | Path | None) -> FigureConfig:
         raise ConfigError(f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {exc}") from None
     if not isinstance(values, dict):
         raise ConfigError(f"{path}: the top level must be a table of settings")
+    if path.name == "manifest.json" and isinstance(values.get("config"), dict):
+        values = values["config"]  # a build's manifest: rebuild with the config it records
     return config_from_dict(values, source=str(path))
 
 
@@ -219,7 +231,9 @@ def _one_line(exc: ValidationError, source: str) -> str:
         parent = _section_for(error["loc"][:-1])
         valid = ", ".join(sorted(parent.model_fields)) if parent else ""
         return f"{source}: unknown key {key!r}; valid keys here: {valid}"
-    return f"{source}: bad value for {key!r}: {error['msg']} (got {error.get('input')!r})"
+    message = error["msg"].removeprefix("Value error, ")
+    got = "" if "got" in message else f" (got {error.get('input')!r})"
+    return f"{source}: bad value for {key!r}: {message}{got}"
 
 
 def _section_for(loc: tuple[Any, ...]) -> type[BaseModel] | None:

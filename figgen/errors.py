@@ -16,3 +16,11 @@ class ConfigError(FiggenError):
 
 class BuildDirError(FiggenError):
     """An output directory cannot be used for this build."""
+
+
+class BuildInterrupted(FiggenError):
+    """The user stopped a build (Ctrl-C); finished figures are kept for a resume."""
+
+    def __init__(self, kept: int) -> None:
+        super().__init__(f"interrupted: {kept} figures kept; run the same command to resume")
+        self.kept = kept

@@ -9,9 +9,16 @@ imports it.
 
 from __future__ import annotations
 
-import figgen.build  # noqa: F401
-import figgen.generate  # noqa: F401
-import figgen.vqa  # noqa: F401
-from figgen.render.canvas import warm_fonts
+import signal
+
+# Ctrl-C reaches the whole process group: the parent stops the build and reports it in one
+# line; the server and the workers it forks (they inherit this) must not each print a
+# KeyboardInterrupt traceback.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+import figgen.build  # noqa: E402, F401
+import figgen.generate  # noqa: E402, F401
+import figgen.vqa  # noqa: E402, F401
+from figgen.render.canvas import warm_fonts  # noqa: E402
 
 warm_fonts()

@@ -7,6 +7,7 @@ import logging
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -199,7 +200,19 @@ def test_cli_build_and_show(tmp_path: Path, small_build: Path) -> None:
     assert result.exit_code == 0, result.output
     from PIL import Image
 
-    original = Image.open(small_build / "figures" / "fig-000001.png")
-    boxed = Image.open(out)
-    assert boxed.size == original.size
-    assert boxed.convert("RGB").tobytes() != original.convert("RGB").tobytes()
+    original = Image.open(small_build / "figures" / "fig-000001.png").convert("RGB")
+    boxed = Image.open(out).convert("RGB")
+    width, height = original.size
+    assert boxed.width == width and boxed.height > height  # the key sits below the image
+    assert boxed.crop((0, 0, width, height)).tobytes() != original.tobytes()
+    # the key shows a swatch of every drawn kind's colour, and no other colour of a kind
+    from figgen.show import KIND_COLOURS
+
+    record = json.loads((small_build / "figures" / "fig-000001.json").read_text())
+    drawn = {e["kind"] for e in record["elements"]} - {"figure"}
+    band = np.asarray(boxed.crop((0, height, width, boxed.height))).reshape(-1, 3)
+    key = {tuple(int(c) for c in pixel) for pixel in np.unique(band, axis=0)}
+    rgb = {
+        kind: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for kind, c in KIND_COLOURS.items()
+    }
+    assert {colour for colour in rgb.values() if colour in key} == {rgb[k] for k in drawn}

@@ -37,6 +37,8 @@ def error_by_density(table: dict[str, dict[int, dict[str, Any]]], out: Path) -> 
                     f"{_fmt(ys[-1])} at {ks[-1]}"
                 )
         ax.set_xlabel("charts in the image")
+        # ticks at the densities measured only: no "1.5 charts"
+        ax.set_xticks(sorted({k for by_density in table.values() for k in by_density}))
         ax.set_ylabel(f"normalised {_NAMES[metric]} (0-100)")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)

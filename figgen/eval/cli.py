@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -270,3 +271,37 @@ def providers() -> None:
 
     for name in provider_names():
         typer.echo(name)
+
+
+class HarnessName(StrEnum):
+    vlmevalkit = "vlmevalkit"
+    lmms_eval = "lmms-eval"
+
+
+@app.command("import")
+def import_answers(
+    predictions: Annotated[
+        Path,
+        typer.Argument(help="VLMEvalKit's PRED.xlsx / .tsv, or lmms-eval's samples_*.jsonl."),
+    ],
+    source: Annotated[HarnessName, typer.Option("--from", help="The harness that wrote it.")],
+    data: Annotated[Path, typer.Option(help="The figgen build the predictions were made on.")],
+    out: Annotated[Path, typer.Option(help="figgen answers file to write (JSONL).")],
+    model: Annotated[
+        str | None, typer.Option(help="Model name for the rows (default: from the file name).")
+    ] = None,
+) -> None:
+    """Turn another harness's predictions into a figgen answers file for `figgen eval score`."""
+    import json
+
+    from figgen.errors import FiggenError
+    from figgen.eval.dataset import load_dataset
+    from figgen.eval.harness_import import import_predictions
+
+    if out.exists():
+        raise FiggenError(f"{out} exists; choose another --out (it is left as it was)")
+    rows = import_predictions(predictions, source.value, load_dataset(data), model)  # type: ignore[arg-type]
+    staged = out.with_name(f".{out.name}.tmp")
+    staged.write_text("".join(json.dumps(row.to_dict()) + "\n" for row in rows), encoding="utf-8")
+    staged.replace(out)
+    typer.echo(f"{out}: {len(rows)} answers of {rows[0].model}; score with figgen eval score")

@@ -13,12 +13,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from figgen.errors import FiggenError
+
 if TYPE_CHECKING:
     from figgen.eval.prices import PriceTable
     from figgen.eval.providers import AskConfig, Provider
     from figgen.eval.runner import RetryPolicy
 
 OFFLINE_PROVIDERS = ("mock", "oracle", "chance")
+MOCK_NEEDS_SCRIPT = (
+    "the mock provider replies only from a script: pass --option script=FILE.json "
+    "(a list of replies, or an object keyed by qid); for offline answers without one use "
+    "--model oracle (the true answers) or --model chance (guesses)"
+)
 
 Model = Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")]
 AnswersOut = Annotated[
@@ -92,7 +99,9 @@ def model_setup(
     options = dict(parse_option(text) for text in option or [])
     provider_name, _ = split_model(model)
     factory_args: dict[str, Any] = {}
-    if provider_name == "mock" and "script" in options:
+    if provider_name == "mock" and "script" not in options:
+        raise FiggenError(MOCK_NEEDS_SCRIPT)
+    if provider_name == "mock":
         factory_args["script"] = str(options.pop("script"))
     if provider_name not in OFFLINE_PROVIDERS:
         factory_args["timeout"] = timeout

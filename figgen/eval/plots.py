@@ -222,6 +222,8 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
     )
     if not kinds:
         return None
+    from matplotlib.ticker import MaxNLocator
+
     fig, axes = plot_figure(len(kinds), width=3.6)
     bins = ssmape_bins()
     sentences = []
@@ -239,6 +241,8 @@ def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | 
         ax.axvline(0, color="0.5", lw=0.8)
         ax.set_title(kind, fontsize=10)
         ax.set_xlabel("sSMAPE (end bins hold |sSMAPE| > 0.5)")
+        ax.set_ylabel("answers")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlim(bins[0], bins[-1])
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
@@ -271,14 +275,23 @@ def cost_accuracy_plot(metrics: dict[str, dict[str, Any]], out_dir: Path) -> Plo
         ax.scatter(
             cost, accuracy, color=f"C{models.index(model)}", marker=markers.get(level, "D"), s=40
         )
-        ax.annotate(
-            f"{model} L{level}",
-            (cost, accuracy),
-            fontsize=6,
-            xytext=(3, 3),
-            textcoords="offset points",
-        )
-    ax.set_xlabel("cost (USD)")
+    # a key instead of a label per point: models that cost the same sit on one spot
+    from matplotlib.lines import Line2D
+
+    key = [Line2D([], [], ls="", marker="o", color=f"C{i}", label=m) for i, m in enumerate(models)]
+    levels = sorted({level for _, level, _, _ in points})
+    key += [Line2D([], [], ls="", marker=markers.get(lv, "D"), color="0.4", label=f"level {lv}")
+            for lv in levels]  # fmt: skip
+    ax.legend(handles=key, fontsize=7, loc="best")
+    # the axis starts at zero; free (local, offline) models would otherwise get a -0.04..0.04 span
+    dearest = max(cost for _, _, cost, _ in points)
+    if dearest > 0:
+        ax.set_xlim(-0.03 * dearest, 1.3 * dearest)
+        ax.set_xlabel("cost (USD)")
+    else:
+        ax.set_xlim(-1, 1)
+        ax.set_xticks([0])
+        ax.set_xlabel("cost (USD; every model here was free)")
     ax.set_ylabel("accuracy")
     ax.set_ylim(-0.05, 1.05)
     file = save_plot(fig, out_dir, "cost_vs_accuracy.png")

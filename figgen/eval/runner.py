@@ -71,6 +71,8 @@ class RunSummary:
     answered: int = 0
     rejected: int = 0
     errors: int = 0
+    first_error: str | None = None
+    """The first failed question's error (class and message), for the closing lines."""
     usage: Usage = field(default_factory=Usage)
     stopped_for_budget: bool = False
     estimate: Estimate | None = None
@@ -83,6 +85,8 @@ class RunSummary:
             f"{self.usage.input_tokens:,} in / {self.usage.output_tokens:,} out tokens, "
             f"${self.usage.cost_usd:.4f} -> {out}"
         ]
+        if self.first_error is not None:
+            lines.append(f"first error: {self.first_error}")
         if self.stopped_for_budget:
             lines.append("stopped early to stay within --max-cost; run again with a higher limit")
         return lines
@@ -346,6 +350,10 @@ async def run_questions(
                 summary.errors += 1
                 ledger.failing = ledger.failing + 1 if provider.is_retryable(exc) else 0
                 ledger.last_error = redact(f"{type(exc).__name__}: {exc}")
+                if summary.first_error is None:
+                    cause = exc.__cause__ or exc.__context__
+                    why = f" ({type(cause).__name__}: {cause})" if cause else ""
+                    summary.first_error = redact(f"{ledger.last_error}{why}")
                 logger.warning("%s failed: %s", item.qid, ledger.last_error)
                 latency_s = time.monotonic() - started
                 writer.write(

@@ -16,6 +16,7 @@ class ExportFormat(StrEnum):
     coco = "coco"
     lmms_eval = "lmms-eval"
     vlmevalkit = "vlmevalkit"
+    sft = "sft"
 
 
 class SplitName(StrEnum):
@@ -58,7 +59,7 @@ def export(
         typer.Option(
             "--split",
             help="lmms-eval: split to test on (default test); "
-            "vlmevalkit: only this split (default all).",
+            "vlmevalkit: only this split (default all); sft: split to train on (default train).",
         ),
     ] = None,
     name: NameOption = "figgen multi-panel charts",
@@ -78,7 +79,7 @@ def export(
         False
     ),
 ) -> None:
-    """Export a dataset as a Hub-ready HF folder, COCO boxes, or an eval-harness task."""
+    """Export a dataset as a Hub-ready HF folder, COCO boxes, an eval-harness task, or SFT data."""
     from figgen.export.splits import SplitFractions
 
     fractions = SplitFractions.parse(splits)
@@ -114,6 +115,21 @@ def export(
         )
         typer.echo(
             f"wrote {path}; run with `python -m lmms_eval --tasks {task} --include_path {out} ...`"
+        )
+    elif format is ExportFormat.sft:
+        from figgen.export.sft import DATASET_NAME, export_sft
+
+        path = export_sft(
+            data_dir,
+            out,
+            fractions=fractions,
+            split=(split or SplitName.train).value,
+            overwrite=overwrite,
+        )
+        lines = sum(1 for _ in path.open(encoding="utf-8"))
+        typer.echo(
+            f"wrote {path} ({lines} examples); TRL: figgen.export.sft.load_sft({str(out)!r}), "
+            f"LLaMA-Factory: --dataset_dir {out} --dataset {DATASET_NAME}"
         )
     else:
         from figgen.export.vlmevalkit import DATASET_TYPES, export_vlmevalkit

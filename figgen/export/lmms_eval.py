@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import json
-import shutil
+import shlex
 from importlib.resources import files
 from pathlib import Path
 
 from figgen.errors import FiggenError
 from figgen.export.hf import write_hf_folder
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import Split, SplitFractions
+from figgen.export.splits import Split, SplitFractions, assign_splits
 from figgen.storage import staged_folder
+
+INSTALL_PACKAGES = ("torch==2.13.0", "lmms-eval==0.7.3", "filelock<4")
+"""What to install beside figgen: the CPU torch build (a bare ``torch`` pulls a CUDA build of
+gigabytes), and a filelock that still has ``filelock._api``, which lmms-eval 0.7.3 imports."""
+INSTALL_REMOVE = ("torchvision",)
+"""lmms-eval pulls PyPI's torchvision, which does not load beside the CPU torch ("operator
+torchvision::nms does not exist") and which transformers imports whenever it is installed;
+task loading and evaluation never need it."""
+INSTALL_COMMAND = (
+    f"pip install {shlex.join(INSTALL_PACKAGES)} && pip uninstall -y {shlex.join(INSTALL_REMOVE)}"
+)
+"""The install line the docs give; the slow harness test installs exactly this."""
 
 UTILS_FILE = "utils.py"
 HF_SUBDIR = "hf"
@@ -36,16 +48,7 @@ metric_list:
   - metric: figgen_score
     aggregation: mean
     higher_is_better: true
-  - metric: figgen_level_1
-    aggregation: !function utils.aggregate_level_1
-    higher_is_better: true
-  - metric: figgen_level_2
-    aggregation: !function utils.aggregate_level_2
-    higher_is_better: true
-  - metric: figgen_level_3
-    aggregation: !function utils.aggregate_level_3
-    higher_is_better: true
-lmms_eval_specific_kwargs:
+{level_metrics}lmms_eval_specific_kwargs:
   default:
     pre_prompt: ""
     post_prompt: {post_prompt}
@@ -57,8 +60,22 @@ POST_PROMPT = ""
 """figgen's questions already state the answer format (a JSON object under ``answer_key``)."""
 
 
-def task_yaml(task: str, dataset_path: str, split: str) -> str:
-    """The task YAML; strings are written as JSON, which YAML reads unchanged."""
+_LEVEL_METRIC = """\
+  - metric: figgen_level_{level}
+    aggregation: !function utils.aggregate_level_{level}
+    higher_is_better: true
+"""
+ALL_LEVELS = (1, 2, 3)
+_UTILS_LEVELS = "LEVELS = (1, 2, 3)"
+
+
+def task_yaml(
+    task: str, dataset_path: str, split: str, levels: tuple[int, ...] = ALL_LEVELS
+) -> str:
+    """The task YAML; strings are written as JSON, which YAML reads unchanged.
+
+    Only ``levels`` get a per-level metric: a level with no question would report NaN.
+    """
     if not task.isidentifier():
         raise FiggenError(f"task name {task!r} must be letters, digits and _; e.g. figgen_qa")
     return _TASK_YAML.format(
@@ -66,6 +83,23 @@ def task_yaml(task: str, dataset_path: str, split: str) -> str:
         dataset_path=json.dumps(dataset_path),
         split=split,
         post_prompt=json.dumps(POST_PROMPT),
+        level_metrics="".join(_LEVEL_METRIC.format(level=level) for level in levels),
+    )
+
+
+def utils_source(levels: tuple[int, ...]) -> str:
+    """The task's ``utils.py``: :mod:`figgen.export.lmms_task`, emitting only ``levels``."""
+    text = files("figgen.export").joinpath("lmms_task.py").read_text(encoding="utf-8")
+    if _UTILS_LEVELS not in text:  # the line this rewrites must stay as it is
+        raise RuntimeError(f"figgen/export/lmms_task.py lost its line {_UTILS_LEVELS!r}")
+    return text.replace(_UTILS_LEVELS, f"LEVELS = {levels!r}", 1)
+
+
+def split_levels(dataset: BuiltDataset, split: Split, fractions: SplitFractions) -> tuple[int, ...]:
+    """The levels that have questions in ``split``."""
+    splits = assign_splits(dataset.figure_ids(), fractions)
+    return tuple(
+        sorted({item.level for item in dataset.qa_items() if splits.get(item.figure_id) == split})
     )
 
 
@@ -97,8 +131,8 @@ def export_lmms_eval(
                     f"{sorted(facts.split_counts['qa'])} or give it a share with --splits"
                 )
             dataset_path = str((out_path / HF_SUBDIR).resolve())
-        (stage / f"{task}.yaml").write_text(task_yaml(task, dataset_path, split), encoding="utf-8")
-        source = files("figgen.export").joinpath("lmms_task.py")
-        with source.open("rb") as src, (stage / UTILS_FILE).open("wb") as dst:
-            shutil.copyfileobj(src, dst)
+        levels = split_levels(dataset, split, fractions or SplitFractions()) or ALL_LEVELS
+        yaml = task_yaml(task, dataset_path, split, levels)
+        (stage / f"{task}.yaml").write_text(yaml, encoding="utf-8")
+        (stage / UTILS_FILE).write_text(utils_source(levels), encoding="utf-8")
     return out_path / f"{task}.yaml"

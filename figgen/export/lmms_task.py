@@ -145,7 +145,9 @@ def score_reply(doc: dict[str, Any], reply: str) -> float:
 
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
     score = score_reply(doc, results[0] if results else "")
-    per_level = {"level": int(doc["level"]), "score": score}
+    # the qid rides along: lmms-eval's samples log drops the doc but keeps these values, and
+    # `figgen eval import --from lmms-eval` matches replies to questions by it
+    per_level = {"level": int(doc["level"]), "score": score, "qid": doc["qid"]}
     return {"figgen_score": score, **{f"figgen_level_{level}": per_level for level in LEVELS}}
 
 

@@ -47,9 +47,23 @@ def provenance(dataset: BuiltDataset, first_record: dict[str, Any] | None) -> Pr
     if not command:
         n = manifest.get("n", len(dataset.figure_ids()))
         command = f"figgen build --n {n} --seed {seed}"
-    if "--out" not in command:
-        command += " --out DIR"
+    # the reader has neither the builder's folder nor its config file: DIR and the shipped copy
+    command = _without_options(str(command), ("--out", "--config")) + " --out DIR"
     config = _non_default(manifest.get("config"))
-    if config is not None and "--config" not in command:
+    if config is not None:
         command += f" --config {CONFIG_FILE}"
     return Provenance(str(version), seed, str(command), config)
+
+
+def _without_options(command: str, names: tuple[str, ...]) -> str:
+    """``command`` without the named ``--option value`` pairs."""
+    kept: list[str] = []
+    skip = False
+    for part in shlex.split(command):
+        if skip:
+            skip = False
+        elif part in names:
+            skip = True
+        elif not part.startswith(tuple(f"{name}=" for name in names)):
+            kept.append(part)
+    return shlex.join(kept)

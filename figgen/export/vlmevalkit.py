@@ -8,9 +8,11 @@ A single file mixing both would have every open question scored as a multiple-ch
 
 - ``FiggenQA_MCQ.tsv``: the single-choice questions; ``answer`` is the letter, ``A``.. the
   options (type ``MCQ``).
-- ``FiggenQA_openended.tsv``: every other question, no option columns, ``answer`` the plain
-  value (type ``VQA``; VLMEvalKit has no scorer for custom VQA data, so score its predictions
-  with figgen by ``qid``).
+- ``FiggenQA_openended.tsv``: every other question, with figgen's answer-format sentence (a
+  JSON object) kept, since VLMEvalKit adds no instruction to custom VQA data; no option
+  columns, ``answer`` the plain value (type ``VQA``; VLMEvalKit has no scorer for custom VQA
+  data: ``figgen eval import --from vlmevalkit PRED.xlsx`` brings its predictions back to
+  ``figgen eval score``).
 """
 
 from __future__ import annotations
@@ -88,11 +90,26 @@ def plain_question(question: str) -> str:
     return _JSON_FORMAT.sub("", question).strip()
 
 
+LETTER_ONLY = "Answer with the option's letter only."
+"""Added where one option's text contains another's: VLMEvalKit matches a reply that gives the
+option text by containment, so "nonlinear" would match both "linear" and "nonlinear"."""
+
+
+def texts_overlap(options: list[str]) -> bool:
+    """Whether some option's text (case-folded) lies inside another's."""
+    folded = [option.casefold() for option in options]
+    return any(a in b for i, a in enumerate(folded) for j, b in enumerate(folded) if i != j)
+
+
 def _question_text(item: QAItem) -> str:
+    if not _is_mcq(item):
+        # VLMEvalKit adds no instruction to custom VQA data: keep figgen's answer format, so a
+        # reply is read the way `figgen eval score` reads it (see `figgen eval import`)
+        if item.choices and item.answer_type != "choice":
+            return f"{item.question}\nOptions: {'; '.join(item.choices)}"
+        return item.question
     question = plain_question(item.question)
-    if item.answer_type != "choice" and item.choices:
-        return f"{question}\nOptions: {'; '.join(item.choices)}"
-    return question
+    return f"{question}\n{LETTER_ONLY}" if texts_overlap(item.choices or []) else question
 
 
 def _is_mcq(item: QAItem) -> bool:

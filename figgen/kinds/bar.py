@@ -25,7 +25,7 @@ from figgen.kinds.marks import centres
 from figgen.plain import as_plain_dict
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of
+from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.answerable import legend_boxes, mark_hidden
 from figgen.vqa.families import ERROR_BARS, Family, declare
@@ -174,13 +174,17 @@ def _values(rng: np.random.Generator, distribution: str, n: int, top: float) -> 
 class BarConfig(Section):
     """Categorical bar charts (opt-in: give ``bar`` a weight in ``kinds``)."""
 
-    categories: IntRange = (2, 8)
-    series: IntRange = Field((2, 3), description="series of a grouped or stacked chart")
+    categories: Annotated[IntRange, within(2, 12)] = (2, 8)
+    series: Annotated[IntRange, within(1, 6)] = Field(
+        (2, 3), description="series of a grouped or stacked chart"
+    )
     mode: Annotated[Weights, one_of("bar mode", MODES)] = Field(
         default_factory=lambda: {"single": 1.0, "grouped": 1.0, "stacked": 0.5}
     )
     horizontal_p: Probability = 0.25
-    top: Range = Field((1.0, 1000.0), description="the tallest bar's value, log-uniform")
+    top: Annotated[Range, within(1e-3, 1e9)] = Field(
+        (1.0, 1000.0), description="the tallest bar's value, log-uniform"
+    )
 
 
 class BarKind(KindHooks):

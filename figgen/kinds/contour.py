@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -30,7 +30,7 @@ from figgen.kinds.marks import path_extent_marks
 from figgen.kinds.scatter import ScatterConfig
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.sections import IntRange, Probability, Section, Weights
+from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import contour_trends, hedges
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
@@ -92,10 +92,12 @@ class ContourData(PanelData):
 
 
 class ContourConfig(Section):
-    levels: IntRange = (3, 10)
-    grid: IntRange = (30, 60)
-    style: Weights = Field(default_factory=lambda: {"image": 1.0, "lines": 1.0, "both": 1.0})
-    clusters: IntRange = (1, 4)
+    levels: Annotated[IntRange, within(2, 30)] = (3, 10)
+    grid: Annotated[IntRange, within(10, 200)] = (30, 60)
+    style: Annotated[Weights, one_of("contour style", ("image", "lines", "both"))] = Field(
+        default_factory=lambda: {"image": 1.0, "lines": 1.0, "both": 1.0}
+    )
+    clusters: Annotated[IntRange, within(1, 10)] = (1, 4)
     colorbar_p: Probability = 0.7
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -22,7 +22,7 @@ from figgen.kinds.marks import centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Section
+from figgen.sections import IntRange, Probability, Section, within
 from figgen.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa import answerable, hedges, trends
 from figgen.vqa.families import ERROR_BARS, RANGE, declare
@@ -86,8 +86,8 @@ class HistogramData(PanelData):
 
 
 class HistogramConfig(Section):
-    samples: IntRange = (10, 10000)
-    bins: IntRange = (1, 100)
+    samples: Annotated[IntRange, within(2, 100_000)] = (10, 10000)
+    bins: Annotated[IntRange, within(1, 200)] = (1, 100)
     horizontal_p: Probability = 0.25
     yerr_p: Probability = 0.25
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -30,7 +30,7 @@ from figgen.kinds.marks import centres, errorbar_marks, marker_ink, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Range, Section
+from figgen.sections import IntRange, Probability, Range, Section, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import answerable
 from figgen.vqa.colors import COLOR_NAMES
@@ -98,12 +98,12 @@ class LineData:
 
 
 class LineConfig(Section):
-    series: IntRange = (2, 3)
-    points: IntRange = (10, 11)
+    series: Annotated[IntRange, within(1, 10)] = (2, 3)
+    points: Annotated[IntRange, within(2, 1000)] = (10, 11)
     marker_p: Probability = 0.5
     xerr_p: Probability = 0.25
     yerr_p: Probability = 0.25
-    linewidth: Range = (0.8, 3.0)
+    linewidth: Annotated[Range, within(0.1, 10)] = (0.8, 3.0)
 
 
 class LineKind(KindHooks):

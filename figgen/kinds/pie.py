@@ -9,7 +9,7 @@ not in the default kind mix.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -19,7 +19,7 @@ from matplotlib.colors import to_rgba
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Range, Section
+from figgen.sections import IntRange, Range, Section, within
 from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
@@ -31,8 +31,8 @@ def value_text(value: float, decimals: int) -> str:
 
 
 class PieConfig(Section):
-    wedges: IntRange = (3, 7)
-    values: Range = (5.0, 100.0)
+    wedges: Annotated[IntRange, within(2, 12)] = (3, 7)
+    values: Annotated[Range, within(1e-3, 1e9)] = (5.0, 100.0)
 
 
 class PieKind(KindHooks):

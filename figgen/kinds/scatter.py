@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -36,7 +36,7 @@ from figgen.kinds.marks import (
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.sections import IntRange, Probability, Range, Section, Weights
+from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import answerable, trends
 from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
@@ -79,14 +79,14 @@ class ScatterData(PanelData):
 
 
 class ScatterConfig(Section):
-    points: IntRange = (10, 100)
-    gmm_points_cap: int = 200
-    clusters: IntRange = (1, 5)
-    marker_size: Range = (6, 60)
+    points: Annotated[IntRange, within(2, 2000)] = (10, 100)
+    gmm_points_cap: int = Field(200, ge=2, le=2000)
+    clusters: Annotated[IntRange, within(1, 20)] = (1, 5)
+    marker_size: Annotated[Range, within(0.5, 500)] = (6, 60)
     colorbar_p: Probability = 0.6
-    colorbar_location: Weights = Field(
-        default_factory=lambda: {"right": 0.55, "left": 0.15, "top": 0.15, "bottom": 0.15}
-    )
+    colorbar_location: Annotated[
+        Weights, one_of("colorbar location", ("right", "left", "top", "bottom"))
+    ] = Field(default_factory=lambda: {"right": 0.55, "left": 0.15, "top": 0.15, "bottom": 0.15})
     xerr_p: Probability = 0.1
     yerr_p: Probability = 0.1
 

@@ -9,7 +9,7 @@ and ``value`` for numbers). Opt-in: not in the default kind mix.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -19,7 +19,7 @@ from matplotlib.transforms import Bbox
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Section
+from figgen.sections import IntRange, Section, within
 from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
@@ -31,8 +31,8 @@ def cell_text(value: Any, decimals: int) -> str:
 
 
 class TableConfig(Section):
-    rows: IntRange = (3, 8)
-    columns: IntRange = (1, 4)
+    rows: Annotated[IntRange, within(1, 20)] = (3, 8)
+    columns: Annotated[IntRange, within(1, 8)] = (1, 4)
 
 
 class TableKind(KindHooks):

@@ -153,3 +153,15 @@ def converse(
     summary = asyncio.run(go())
     for line in summary.report_lines(model, out):
         typer.echo(line)
+
+
+@app.command("example")
+def example(
+    name: Annotated[str, typer.Argument(help="Example spec name (starter).")] = "starter",
+    out: Annotated[Path, typer.Option(help="TOML file to write.")] = Path("my_graph.toml"),
+) -> None:
+    """Write a commented example graph spec to edit, then `figgen multichart check FILE`."""
+    from figgen.multichart.examples import write_example
+
+    written = write_example(name, out)
+    typer.echo(f"{written}: edit it, then run figgen multichart check {written}")

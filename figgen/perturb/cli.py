@@ -13,16 +13,21 @@ def perturb(
     kinds: Annotated[
         str,
         typer.Option(
-            help="Comma-separated perturbations, each KIND or KIND:KEY=VALUE[:KEY=VALUE], e.g. "
-            "noise,jpeg:quality=20,rotate:degrees=8. Kinds: noise, blur, jpeg, rescale, "
-            "watermark, background_text, rotate, shear, crop, pad, style."
+            help="Comma-separated perturbations, each KIND or KIND:KEY=VALUE[:KEY=VALUE] "
+            "(example above). Kinds: noise, blur, jpeg, rescale, watermark, background_text, "
+            "rotate, shear, crop, pad, style."
         ),
     ],
     out: Annotated[Path, typer.Option(help="Folder for one perturbed dataset per kind.")],
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
 ) -> None:
-    """Write perturbed copies of a dataset (questions unchanged, boxes moved along)."""
+    """Write perturbed copies of a dataset (questions unchanged, boxes moved along).
+
+    Example:
+
+        figgen perturb dataset --out perturbed --kinds noise,jpeg:quality=20,rotate:degrees=8
+    """
     from figgen.perturb.dataset import parse_kinds, perturb_dataset
 
     written = perturb_dataset(directory, out, parse_kinds(kinds), seed=seed, progress=progress)

@@ -8,6 +8,7 @@ in flight, so a million-task build holds no million futures.
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
 import hashlib
 import logging
@@ -110,6 +111,19 @@ class LocalPool(Executor):
     @property
     def window(self) -> int:
         return self.workers * IN_FLIGHT_PER_WORKER
+
+    def __exit__(self, *exc: object) -> None:
+        if exc and exc[0] is KeyboardInterrupt:
+            self.kill_workers()
+        self.close()
+
+    def kill_workers(self) -> None:
+        """Stop the workers at once (Ctrl-C): every file is written atomically, so a figure
+        cut short leaves only a temporary that the next run removes."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
 
     def close(self) -> None:
         if self._pool is not None:

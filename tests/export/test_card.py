@@ -119,11 +119,15 @@ def test_card_gives_the_regenerating_command_and_config(
     card_text: str, hf_dir: Path, built: Path
 ) -> None:
     manifest = json.loads((built / "manifest.json").read_text())
-    assert manifest["command"] in card_text
+    n, seed = manifest["n"], manifest["seed"]
+    assert manifest["command"].startswith(f"figgen build --n {n} --seed {seed} --out ")
+    # the builder's own folder and config path mean nothing to a reader: DIR and the copy
+    regenerate = f"figgen build --n {n} --seed {seed} --out DIR"
+    assert regenerate in card_text
     assert f"figgen {manifest['figgen_version']}" in card_text
     assert f"seed {manifest['seed']}" in card_text
     if "config" not in manifest:
         pytest.skip("hand-written build without a config")
     # the test build uses a small non-default config, so the card must ship it
-    assert f"{manifest['command']} --out DIR --config build_config.json" in card_text
+    assert f"{regenerate} --config build_config.json" in card_text
     assert json.loads((hf_dir / "build_config.json").read_text()) == manifest["config"]

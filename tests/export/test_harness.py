@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import sys
 import types
 from pathlib import Path
@@ -69,12 +70,28 @@ def test_lmms_eval_task_loads_and_scores(task: Path, built: Path, tmp_path: Path
         assert wrong["figgen_score"] == 0.0
         results.append(right)
     metrics = {m["metric"]: m for m in config["metric_list"]}
-    for level in (1, 2, 3):
+    levels = sorted({doc["level"] for doc in docs})
+    # a metric per level the split has (an empty level would report NaN), and results carry
+    # exactly the metrics declared (lmms-eval looks each up in the metric list)
+    assert list(metrics) == ["figgen_score", *(f"figgen_level_{lv}" for lv in levels)]
+    assert all(sorted(r) == sorted(metrics) for r in results)
+    for level in levels:
         aggregate = metrics[f"figgen_level_{level}"]["aggregation"]
-        entries = [r[f"figgen_level_{level}"] for r in results]
-        n_level = sum(1 for doc in docs if doc["level"] == level)
-        value = aggregate(entries)
-        assert value == 1.0 if n_level else value != value  # NaN when a level has no questions
+        assert aggregate([r[f"figgen_level_{level}"] for r in results]) == 1.0
+
+
+def test_a_split_without_level_3_questions_has_no_level_3_metric(
+    built: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(built, data)
+    kept = [item for item in read_qa(built) if item["level"] != 3]
+    (data / "qa.jsonl").write_text("".join(json.dumps(item) + "\n" for item in kept))
+    task = export_lmms_eval(data, tmp_path / "task", fractions=SplitFractions.parse(THIRDS))
+    config, utils = _load_task(task)
+    names = [m["metric"] for m in config["metric_list"]]
+    assert names == ["figgen_score", "figgen_level_1", "figgen_level_2"]
+    assert utils.LEVELS == (1, 2)
 
 
 def _utils_module(task: Path) -> types.ModuleType:
@@ -156,3 +173,11 @@ def test_plain_question_drops_only_the_json_format_sentence() -> None:
     )
     assert plain_question(asked) == "What type of plot is shown in the only panel?"
     assert plain_question("How many panels?") == "How many panels?"
+
+
+def test_the_docs_give_the_install_line_the_harness_test_installs() -> None:
+    from figgen.export.lmms_eval import INSTALL_COMMAND
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "export.md"
+    assert INSTALL_COMMAND in docs.read_text()
+    assert INSTALL_COMMAND.endswith("&& pip uninstall -y torchvision")

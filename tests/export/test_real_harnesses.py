@@ -7,8 +7,10 @@ import logging
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from figgen.export.lmms_eval import export_lmms_eval
+from figgen.cli import app
+from figgen.export.lmms_eval import INSTALL_PACKAGES, INSTALL_REMOVE, export_lmms_eval
 from figgen.export.splits import SplitFractions
 from tests.export.conftest import THIRDS, read_qa
 from tests.export.harnesses.venvs import figgen_dependencies, harness_venv
@@ -17,18 +19,9 @@ logger = logging.getLogger(__name__)
 
 HARNESSES = Path(__file__).parent / "harnesses"
 
-LMMS_EVAL = [
-    # The CPU build on this machine's disk; a bare "torch" would pull a CUDA build of GBs.
-    "torch==2.13.0",
-    "lmms-eval==0.7.3",
-    # lmms-eval 0.7.3 imports filelock._api, which filelock 4 no longer has.
-    "filelock<4",
-    *figgen_dependencies(),
-]
-# PyPI's torchvision does not load beside the CPU torch build ("operator torchvision::nms does
-# not exist"), and transformers imports it whenever it is installed; lmms-eval's task and
-# evaluator code never needs it.
-LMMS_EVAL_REMOVE = ["torchvision"]
+# exactly what the docs tell users to install (figgen.export.lmms_eval.INSTALL_COMMAND)
+LMMS_EVAL = [*INSTALL_PACKAGES, *figgen_dependencies()]
+LMMS_EVAL_REMOVE = list(INSTALL_REMOVE)
 
 
 @pytest.mark.slow
@@ -46,6 +39,7 @@ def test_lmms_eval_runs_the_exported_task_with_an_oracle(
         str(task.parent),
         "figgen_qa",
         str(out),
+        str(tmp_path / "samples"),
         env={
             "HF_HOME": str(tmp_path / "hf_home"),
             "HF_HUB_OFFLINE": "1",
@@ -77,3 +71,20 @@ def test_lmms_eval_runs_the_exported_task_with_an_oracle(
     for level in (1, 2, 3):
         if level in levels:
             assert metrics[f"figgen_level_{level}"] == 1.0
+
+    # lmms-eval's own samples log comes back into figgen eval score, all correct
+    (log,) = (tmp_path / "samples").rglob("*_samples_figgen_qa.jsonl")
+    answers = tmp_path / "answers.jsonl"
+    runner = CliRunner()
+    imported = runner.invoke(app, ["eval", "import", str(log), "--from", "lmms-eval",
+                                   "--data", str(built), "--out", str(answers)])  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    assert sorted(json.loads(row)["qid"] for row in answers.read_text().splitlines()) == sorted(
+        test_docs
+    )
+    scored = runner.invoke(app, ["eval", "score", "--data", str(built), "--answers",
+                                 str(answers), "--out", str(tmp_path / "report")])  # fmt: skip
+    assert scored.exit_code == 0, scored.output
+    report = json.loads((tmp_path / "report" / "metrics.json").read_text())
+    (model,) = report["models"].values()
+    assert model["accuracy"] == 1.0 and model["n"] == len(test_docs)

@@ -48,7 +48,10 @@ def test_every_question_once_with_its_image_and_answer(
             assert decoded_image(line) == png
             assert line["category"] == item["family"]
             assert line["l2-category"] == f"level {item['level']}"
-            assert "Answer with a JSON object" not in line["question"]
+            if name == MCQ_NAME:  # VLMEvalKit's own prompt asks for a letter
+                assert "Answer with a JSON object" not in line["question"]
+            else:  # VLMEvalKit adds no instruction to custom VQA data: figgen's stays
+                assert line["question"].startswith(item["question"])
             if name == MCQ_NAME:
                 options = mcq_options(line)
                 assert list(options.values()) == item["choices"]
@@ -102,3 +105,29 @@ def test_an_option_pandas_reads_as_missing_is_refused(built: Path, tmp_path: Pat
     with pytest.raises(FiggenError, match="'None' would read as missing"):
         export_vlmevalkit(root, tmp_path / "vl")
     assert not (tmp_path / "vl").exists()
+
+
+def _contained(options: list[str]) -> bool:
+    """VLMEvalKit's can_infer_text, restated: does a reply that is one option match twice?"""
+    return any(sum(other.lower() in option.lower() for other in options) > 1 for option in options)
+
+
+def test_options_one_inside_another_ask_for_the_letter(built: Path, tmp_path: Path) -> None:
+    from figgen.export.vlmevalkit import LETTER_ONLY
+    from figgen.vqa.item import QAItem
+
+    root = tmp_path / "data"
+    shutil.copytree(built, root)
+    items = read_qa(root)
+    choices = [i for i in items if i["answer_type"] == "choice"]
+    overlapping, plain = choices[0], choices[1]
+    overlapping["choices"] = ["linear", "nonlinear", "quadratic", "exponential"]
+    overlapping["answer"] = "nonlinear"
+    assert _contained(overlapping["choices"]) and not _contained(plain["choices"])
+    (root / "qa.jsonl").write_text(
+        "".join(json.dumps(QAItem.from_dict(i).to_dict()) + "\n" for i in items)
+    )
+    (path,) = [p for p in export_vlmevalkit(root, tmp_path / "vl") if p.stem == MCQ_NAME]
+    questions = load_custom(path).data.set_index("qid")["question"]
+    assert questions[overlapping["qid"]].endswith("\n" + LETTER_ONLY)
+    assert LETTER_ONLY not in questions[plain["qid"]]

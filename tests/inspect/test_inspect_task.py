@@ -234,3 +234,30 @@ def test_inspect_cli_runs_the_registered_task_against_an_openai_compatible_serve
     metrics = _metrics(read_eval_log(info, header_only=True))
     assert metrics["accuracy"] == 1.0 and metrics["level_1"] == 1.0
     assert metrics["titles/cer"] == 0.0
+
+
+def test_the_docs_first_example_runs_offline_with_figgen_models(
+    built: Path, tmp_path: Path
+) -> None:
+    """``inspect eval figgen/figgen_qa ... --model figgen/oracle -M data=DIR``, no network."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    scores = {}
+    for answerer in ("oracle", "chance"):
+        logs = tmp_path / answerer
+        command = [
+            str(Path(sys.executable).parent / "inspect"),
+            *("eval", "figgen/figgen_qa", "-T", f"data={built}", "-T", "levels=1"),
+            *("-T", "families=panel_count,titles,plot_type"),
+            *("--model", f"figgen/{answerer}", "-M", f"data={built}", "--log-dir", str(logs)),
+            *("--display", "none", "--no-log-images"),
+        ]
+        # an empty tiktoken cache: counting tokens itself would make inspect fetch its tables
+        env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken")}
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        (info,) = list_eval_logs(str(logs))
+        scores[answerer] = _metrics(read_eval_log(info, header_only=True))
+    assert scores["oracle"]["accuracy"] == 1.0 and scores["oracle"]["rejected"] == 0.0
+    assert scores["chance"]["accuracy"] < 1.0
+    assert not (tmp_path / "tiktoken").exists() or not any((tmp_path / "tiktoken").iterdir())

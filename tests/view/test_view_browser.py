@@ -147,3 +147,42 @@ def test_served_page_loads_its_images(browser: Any, built: Path, served: str) ->
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(f"{served}/images/../manifest.json", timeout=10)
     assert refused.value.code == 404
+
+
+def test_small_figures_are_enlarged_to_fit_and_zoom_keeps_boxes_on_their_pixels(
+    browser: Any, built: Path, page: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    record = _figure_with(built, "panel")
+    width = record["image"]["width"]
+    browser.get(page_url(page, record["id"]))
+    box = next(e for e in record["elements"] if e["kind"] == "panel")
+
+    def rendered(selector: str) -> dict[str, float]:
+        return browser.execute_script(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "return {x: r.left, y: r.top, w: r.width, h: r.height};",
+            selector,
+        )
+
+    def check(scale: float) -> None:
+        image = rendered("#image")
+        assert abs(image["w"] - width * scale) <= 1
+        rect = rendered(f"#boxes rect[data-id='{box['id']}']")
+        x0, y0, x1, y1 = box["bbox"]
+        assert abs(rect["x"] - (image["x"] + x0 * scale)) <= 1.5
+        assert abs(rect["y"] - (image["y"] + y0 * scale)) <= 1.5
+        assert abs(rect["w"] - (x1 - x0) * scale) <= 1.5
+
+    pane = rendered("#figure-pane")
+    fitted = rendered("#image")["w"] / width
+    assert fitted > 1  # the small build's figures are narrower than the pane: enlarged
+    assert rendered("#image")["w"] <= pane["w"]
+    check(fitted)
+    zoom = Select(browser.find_element(By.ID, "zoom"))
+    for value, scale in (("1", 1.0), ("2", 2.0)):
+        zoom.select_by_value(value)
+        assert browser.find_element(By.ID, "zoom-shown").text == f"{round(scale * 100)}%"
+        check(scale)

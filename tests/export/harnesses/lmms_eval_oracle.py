@@ -3,14 +3,15 @@
 Run by tests/export/test_real_harnesses.py in a venv that has lmms-eval (this checkout on
 PYTHONPATH):
 
-    python lmms_eval_oracle.py TASK_FOLDER TASK_NAME OUT.json
+    python lmms_eval_oracle.py TASK_FOLDER TASK_NAME OUT.json SAMPLES_FOLDER
 
 The oracle replies to every request with the item's answer as the JSON object figgen asks
 for; numbers scored with a tolerance (sSMAPE, relaxed 5%) come back 1% off, which figgen's
 scoring accepts and an exact-match fallback would not. lmms-eval indexes the folder with its
 TaskManager, loads the documents, builds the requests (prompt text and images through the
 task's own functions), calls the model, runs ``process_results`` and the aggregations;
-OUT.json gets the metrics and what the model was sent.
+OUT.json gets the metrics and what the model was sent; SAMPLES_FOLDER the samples log, written
+by lmms-eval's own EvaluationTracker as ``--log_samples`` writes it.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ def near(value: Any) -> Any:
     return value
 
 
-def main(folder: str, task_name: str, out: str) -> None:
+def main(folder: str, task_name: str, out: str, samples: str) -> None:
     from lmms_eval.api.model import lmms
     from lmms_eval.evaluator import simple_evaluate
+    from lmms_eval.loggers import EvaluationTracker
     from lmms_eval.tasks import TaskManager
 
     seen: list[dict[str, Any]] = []
@@ -71,7 +73,7 @@ def main(folder: str, task_name: str, out: str) -> None:
         tasks=[task_name],
         task_manager=manager,
         batch_size=1,
-        log_samples=False,
+        log_samples=True,
         bootstrap_iters=0,
     )
     assert results is not None
@@ -80,9 +82,19 @@ def main(folder: str, task_name: str, out: str) -> None:
         for key, value in results["results"][task_name].items()
         if isinstance(value, int | float) and not isinstance(value, bool)
     }
+    tracker = EvaluationTracker(output_path=samples)
+    tracker.general_config_tracker.log_experiment_args(
+        model_source="oracle",
+        model_args="pretrained=oracle",
+        system_instruction=None,
+        chat_template=None,
+        fewshot_as_multiturn=False,
+    )
+    tracker.date_id = "oracle"
+    tracker.save_results_samples(task_name=task_name, samples=results["samples"][task_name])
     with open(out, "w", encoding="utf-8") as handle:
         json.dump({"metrics": metrics, "requests": seen}, handle)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])
