@@ -27,6 +27,21 @@ Truth away from zero (:func:`away_from_zero`): sSMAPE divides by the truth, so a
     :data:`NEAR_ZERO_SHARE` of the span of the values drawn along that axis.
     :meth:`figgen.vqa.context.FigureContext.ask` applies it to every family in
     :data:`RELATIVE_METRICS`.
+
+What a person can tell apart:
+
+Look-alike lines (:func:`look_alike_lines`, :func:`line_names`): no question names a line when
+    another line of the panel is less than
+    :data:`~figgen.sample.colour_distance.MIN_SERIES_DELTA_E` CIEDE2000 from its colour and
+    not told apart by style (the same style, or legend samples shorter than
+    :data:`SHOWN_PERIODS` of a differing dash pattern).
+Overlapping markers (:func:`markers_apart`): ``n_points`` only when no marker's disc is covered
+    by another beyond :data:`MAX_MARKER_OVERLAP`.
+Tiny trends (:func:`trend_visible`): ``trend`` and ``same_trend`` only when the fitted rise or
+    fall is at least :data:`MIN_TREND_PX` pixels and :data:`MIN_TREND_SHARE` of the plot height.
+One-tick log axes (:func:`log_axes_labelled`): a relative-metric question on a log axis only
+    when each log axis of the panel shows :data:`MIN_LOG_TICKS` labelled ticks or more;
+    :meth:`figgen.vqa.context.FigureContext.ask` applies it.
 """
 
 from __future__ import annotations

@@ -15,11 +15,9 @@ from matplotlib.colors import to_rgb
 from PIL import Image
 from scipy import ndimage
 
-from figgen import __version__
+from figgen import generate
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
-from figgen.record import make_record
-from figgen.render import render
 from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.spec import FigureSpec
 from figgen.vqa import questions_for_record
@@ -45,18 +43,12 @@ def _config(kind: str, **style: Any) -> FigureConfig:
 
 
 def _drawn(spec: FigureSpec, cfg: FigureConfig) -> tuple[dict[str, Any], np.ndarray]:
-    rendered = render(spec, cfg)
-    record = make_record(
-        rendered.spec,
-        elements=rendered.elements,
-        width=rendered.width,
-        height=rendered.height,
-        repair=rendered.repair,
-        generator_version=__version__,
-        image_file="x.png",
-    )
-    pixels = np.asarray(Image.open(io.BytesIO(rendered.png)).convert("RGB")).astype(int)
-    return record, pixels
+    """The record and pixels of ``spec`` as a build makes them (the spec edited by hand)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generate, "sample_figure", lambda *args, **kwargs: spec)
+        figure = generate.generate_figure(cfg, spec.seed, spec.index)
+    pixels = np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
+    return figure.record, pixels
 
 
 def test_sampled_line_colours_of_a_panel_are_far_apart() -> None:
