@@ -68,6 +68,7 @@ MAX_DISTANCE = 30.0
 MARGIN = 12.0
 
 
+@lru_cache(maxsize=4096)
 def _distances(color: str) -> dict[str, float]:
     lab = rgb_to_lab(hex_to_rgb(color))
     return {
