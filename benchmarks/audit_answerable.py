@@ -16,8 +16,22 @@ from the tick labels, and its own contour tracing, through matplotlib's contour 
   matplotlib draws at the stored levels;
 - ``unchecked``: items an axis map could not be made for (offset text, too few ticks).
 
-With BASELINE_DIR (another build's ``qa.jsonl`` of the same records) it also prints how many
-questions each family lost.
+and what a person cannot tell apart (``figgen.vqa.answerable``'s by-eye rules, checked here
+with their own geometry):
+
+- ``look-alike line items``: questions naming one line of several where another line of the
+  panel is less than 20 CIEDE2000 from its colour and not told apart by a dash pattern (same
+  style, or a legend sample shorter than 1.5 periods of the style sheet's pattern);
+- ``overlapping n_points items``: ``n_points`` where some marker's disc is more than half
+  covered by another's (counted on a 41 x 41 grid of sample points in the disc);
+- ``tiny trend items``: ``trend`` or ``same_trend`` whose fitted rise or fall (over the points'
+  x range, mapped to pixels by the tick labels) is under 20 px or 5% of the plot height;
+- ``one-tick log items``: sSMAPE and relative questions about a value on a log axis that shows
+  fewer than two labelled ticks.
+
+With BASELINE_DIR (the ``qa.jsonl`` of the same records asked before, e.g. by ``figgen qa`` of
+an older checkout on a copy) it also prints how many questions each family lost and their
+share.
 """
 
 from __future__ import annotations
@@ -32,9 +46,12 @@ from pathlib import Path
 from typing import Any
 
 import contourpy
+import matplotlib as mpl
+import matplotlib.style
 import numpy as np
 from matplotlib.path import Path as MplPath
 
+from figgen.sample.colour_distance import colour_difference
 from figgen.vqa.measures import tick_number
 
 SERIES_FAMILIES = frozenset(
@@ -46,6 +63,18 @@ DESCENT = 0.125
 NEAR_DUPLICATE = 0.01
 NEAR_ZERO = 0.05
 SCORED = 0.05
+LOOK_ALIKE = 20.0
+"""CIEDE2000 under which two lines of one style are taken for each other."""
+SAMPLE_PERIODS = 1.5
+MARKER_OVERLAP = 0.5
+TREND_PX, TREND_SHARE = 20.0, 0.05
+RELATIVE = ("ssmape", "relaxed_5pct", "relative_1pct")
+BY_EYE = (
+    "look-alike line items",
+    "overlapping n_points items",
+    "tiny trend items",
+    "one-tick log items",
+)
 
 
 @dataclass
@@ -173,6 +202,122 @@ def drawn_peaks(panel: dict[str, Any]) -> int:
     return count
 
 
+def _pattern_period(linestyle: str, linewidth: float, mpl_style: str) -> float:
+    """One period of a dash pattern in points, as the style sheet sets it (0: solid)."""
+    names = {"--": "dashed", "-.": "dashdot", ":": "dotted"}
+    if linestyle not in names:
+        return 0.0
+    params = {**mpl.rcParamsDefault, **matplotlib.style.library.get(mpl_style, {})}
+    pattern = params[f"lines.{names[linestyle]}_pattern"]
+    return float(sum(pattern)) * (linewidth if params["lines.scale_dashes"] else 1.0)
+
+
+def look_alike(record: dict[str, Any], panel: dict[str, Any], series: int) -> bool:
+    """Whether another line of the panel cannot be told from line ``series``."""
+    lines = panel["data"]["series"]
+    width = float(panel["style"].get("linewidth", 1.0))
+    mpl_style = record.get("style", {}).get("mpl_style", "default")
+    legends = elements(record, panel["index"], "legend")
+    sample = (
+        float(legends[0].get("handle") or 2.0 * record["style"]["sizes"]["legend"])
+        if legends
+        else None
+    )
+    me = lines[series]
+    for k, other in enumerate(lines):
+        if k == series or colour_difference(me["color"], other["color"]) >= LOOK_ALIKE:
+            continue
+        styles = {me.get("linestyle", "-"), other.get("linestyle", "-")}
+        if len(styles) == 1:
+            return True
+        periods = [_pattern_period(s, width, mpl_style) for s in styles]
+        if sample is not None and SAMPLE_PERIODS * max(periods) > sample:
+            return True
+    return False
+
+
+def covered_share(boxes: list[list[float]]) -> float:
+    """The largest share of a marker's disc (centred in its box, half its longer side) that
+    another marker's disc covers, counted on a grid of points in the disc."""
+    b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    centres = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
+    radii = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) / 2
+    unit = np.linspace(-1, 1, 41)
+    gx, gy = np.meshgrid(unit, unit)
+    in_disc = gx**2 + gy**2 <= 1
+    offsets = np.column_stack([gx[in_disc], gy[in_disc]])
+    worst = 0.0
+    for i in range(len(b)):
+        near = np.flatnonzero(np.hypot(*(centres - centres[i]).T) < radii + radii[i])
+        near = near[near != i]
+        if not len(near):
+            continue
+        samples = centres[i] + offsets * radii[i]
+        for j in near:
+            inside = np.hypot(*(samples - centres[j]).T) <= radii[j]
+            worst = max(worst, float(inside.mean()))
+    return worst
+
+
+def _point_sets(panel: dict[str, Any], series: int | None) -> list[tuple[list[float], list[float]]]:
+    if panel["kind"] == "line":
+        chosen = panel["data"]["series"] if series is None else [panel["data"]["series"][series]]
+        return [(s["x"], s["y"]) for s in chosen]
+    return [(panel["data"]["x"], panel["data"]["y"])]
+
+
+def trend_change_px(
+    record: dict[str, Any], panel: dict[str, Any], x: list[float], y: list[float]
+) -> float | None:
+    """The fitted rise or fall of the points in pixels, by the tick labels' axis map."""
+    ymap = axis_map(record, panel, "y")
+    if ymap is None:
+        return None
+    xs = np.asarray(x, dtype=float)
+    xs = np.log10(xs) if panel.get("xscale") == "log" else xs
+    ys = ymap.pixel(y)
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    if keep.sum() < 2 or np.ptp(xs[keep]) == 0:
+        return 0.0
+    slope = np.polyfit(xs[keep], ys[keep], 1)[0]  # pixels per x unit
+    return float(abs(slope) * np.ptp(xs[keep]))
+
+
+def tiny_trend(record: dict[str, Any], panel: dict[str, Any], series: int | None) -> bool | None:
+    """Whether some point set the item judges rises or falls too little to see."""
+    boxes = elements(record, panel["index"], "panel")
+    height = boxes[0]["bbox"][3] - boxes[0]["bbox"][1] if boxes else 0.0
+    for x, y in _point_sets(panel, series):
+        change = trend_change_px(record, panel, x, y)
+        if change is None:
+            return None
+        if change < max(TREND_PX, TREND_SHARE * height):
+            return True
+    return False
+
+
+def _answer_axis(panel: dict[str, Any], family: str) -> str | None:
+    """The axis whose value a relative question asks for (None: not an axis value)."""
+    if family in ("min_z", "max_z"):
+        return None
+    horizontal = panel["data"].get("orientation") == "horizontal"
+    if family == "x_range":
+        return "x"
+    if family in ("hist_mean", "bin_range"):
+        return "y" if horizontal else "x"
+    if family in ("max_count", "bar_value"):
+        return "x" if horizontal else "y"
+    return "y"
+
+
+def one_tick_log(record: dict[str, Any], panel: dict[str, Any], family: str) -> bool:
+    axis = _answer_axis(panel, family)
+    if axis is None or panel.get(f"{axis}scale") != "log":
+        return False
+    texts = {str(e.get("text", "")) for e in elements(record, panel["index"], f"{axis}tick_label")}
+    return len(texts - {""}) < 2
+
+
 @dataclass
 class Audit:
     asked: Counter[str] = field(default_factory=Counter)
@@ -186,7 +331,36 @@ class Audit:
             self.examples[problem].append(item["qid"])
 
 
+def audit_by_eye(audit: Audit, record: dict[str, Any], item: dict[str, Any]) -> None:
+    """The four checks of what a person cannot tell apart."""
+    panels = {p["index"]: p for p in record["panels"]}
+    family = item["family"]
+    if family == "same_trend":
+        ids = set(item["evidence"])
+        shown = {e["panel"] for e in record["elements"] if e["id"] in ids and e["kind"] == "panel"}
+        verdicts = [tiny_trend(record, panels[i], None) for i in sorted(shown)]
+        if any(verdicts):
+            audit.flag("tiny trend items", item)
+        return
+    panel = panels.get(item.get("panel"))
+    if panel is None:
+        return
+    series = _series_of(record, item) if panel["kind"] == "line" else None
+    lines = len(panel["data"].get("series", []))
+    if series is not None and lines > 1 and look_alike(record, panel, series):
+        audit.flag("look-alike line items", item)
+    if family == "n_points":
+        boxes = [e["bbox"] for e in elements(record, panel["index"], "point")]
+        if covered_share(boxes) > MARKER_OVERLAP:
+            audit.flag("overlapping n_points items", item)
+    if family == "trend" and tiny_trend(record, panel, series):
+        audit.flag("tiny trend items", item)
+    if item["metric"] in RELATIVE and one_tick_log(record, panel, family):
+        audit.flag("one-tick log items", item)
+
+
 def audit_item(audit: Audit, record: dict[str, Any], item: dict[str, Any]) -> None:
+    audit_by_eye(audit, record, item)
     panels = {p["index"]: p for p in record["panels"]}
     panel = panels.get(item.get("panel"))
     family = item["family"]
@@ -252,18 +426,24 @@ def main() -> None:
         "hist_mean_unreadable",
         "n_peaks_not_drawn",
         "unchecked",
+        *BY_EYE,
     ):
         examples = ", ".join(audit.examples.get(problem, []))
         print(
             f"  {problem}: {audit.problems[problem]}" + (f" (e.g. {examples})" if examples else "")
         )
     if len(sys.argv) > 2:
-        before = audit_build(Path(sys.argv[2])).asked
-        print("family: baseline -> this build (lost)")
+        base = audit_build(Path(sys.argv[2]))
+        before = base.asked
+        print(f"baseline: {sum(before.values())} questions")
+        for problem in BY_EYE:
+            print(f"  baseline {problem}: {base.problems[problem]}")
+        print("family: baseline -> this build (lost, share withheld)")
         for name in sorted(set(before) | set(audit.asked)):
             old, new = before[name], audit.asked[name]
             if old != new:
-                print(f"  {name}: {old} -> {new} ({old - new:+d})")
+                share = f"{(old - new) / old:.1%}" if old else "new"
+                print(f"  {name}: {old} -> {new} ({old - new:+d}, {share})")
 
 
 if __name__ == "__main__":

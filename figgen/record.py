@@ -87,6 +87,7 @@ _OPTIONAL = (
     "background",
     "frame",
     "loc",
+    "handle",
 )
 
 
@@ -117,6 +118,9 @@ class Element:
     """Panels: the frame (spines) ``color``, ``width`` (px), drawn ``sides``, ``over_data``."""
     loc: str | None = None
     """Legends the renderer placed: the matplotlib location it chose."""
+    handle: float | None = None
+    """Legends: the length of its line samples in points (a dash pattern shows only on a
+    sample long enough)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -303,6 +303,7 @@ class BarKind(KindHooks):
                             series=s,
                             item=i,
                             color=to_rgba(series.color),
+                            edge=to_rgba(st["edgecolor"]) if st["edgecolor"] else None,
                         )
                     )
             return marks

@@ -51,6 +51,9 @@ class Mark:
     color: RGBA | None = None
     """The colour the mark was drawn in (its fill, or its stroke where it has no fill): what
     the visibility measurement looks for in the raster. None: not measured."""
+    edge: RGBA | None = None
+    """The colour of its outline where that is drawn in a colour of its own (histogram and bar
+    outlines): its ink too. None: no outline, or one that is not the mark's alone."""
     empty: bool = False
     """Drawn with no extent (an empty histogram bin): boxed as a zero-height line."""
 

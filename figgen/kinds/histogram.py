@@ -198,6 +198,7 @@ class HistogramKind(KindHooks):
                         value=[float(mids[i]), float(counts[i])],
                         item=i,
                         color=colour,
+                        edge=to_rgba(st["edgecolor"]) if st["edgecolor"] else None,
                         empty=bool(empty),
                     )
                 )

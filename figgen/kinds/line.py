@@ -28,6 +28,7 @@ from figgen.kinds.base import (
 )
 from figgen.kinds.marks import centres, errorbar_marks, marker_ink, point_marks
 from figgen.sample import distributions as dist
+from figgen.sample.colour_distance import spread_colours
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, within
@@ -39,7 +40,7 @@ from figgen.vqa.hedges import NO_TREND, stacking_order, trend_clause
 from figgen.vqa.measures import display
 from figgen.vqa.numbers import number_text, round_sig
 from figgen.vqa.readout import axis_reading
-from figgen.vqa.series import described_names, series_colors, series_names
+from figgen.vqa.series import colour_words, described_names
 from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
 from figgen.vqa.spoken import quoted
 from figgen.vqa.trends import PointSet
@@ -148,6 +149,10 @@ class LineKind(KindHooks):
                 )
             )
             params.append(p)
+        for line, colour in zip(
+            series, spread_colours([s.color or "" for s in series]), strict=True
+        ):
+            line.color = colour  # no two lines of a panel look alike
         style = {
             "marker": marker,
             "markersize": round(uniform(rng, (3.0, 8.0)), 1),
@@ -186,7 +191,18 @@ class LineKind(KindHooks):
             for s in lines
         ]
         legend = (
-            ax.legend(loc=st["legend_loc"], fontsize=style.sizes.legend) if st["legend"] else None
+            ax.legend(
+                loc=st["legend_loc"],
+                fontsize=style.sizes.legend,
+                handlelength=answerable.handle_length(
+                    [s.linestyle for s in lines],
+                    st["linewidth"],
+                    style.mpl_style,
+                    style.sizes.legend,
+                ),
+            )
+            if st["legend"]
+            else None
         )
         ax.grid(st["grid"])
 
@@ -235,7 +251,9 @@ class LineKind(KindHooks):
         elif level == 2:
             _level2(ctx, panel)
         else:
-            names = [f"the data points of {n}" if n else None for n in series_names(panel)]
+            names = [
+                f"the data points of {n}" if n else None for n in answerable.line_names(ctx, panel)
+            ]
             hidden = answerable.hidden_vertices(ctx, panel)
             for s, (points, name) in enumerate(zip(self.point_sets(panel), names, strict=True)):
                 if name is not None and not hidden[s]:
@@ -340,7 +358,7 @@ def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
     index, series = panel["index"], panel["data"]["series"]
     lines = ctx.element_ids(index, "line")
     ctx.ask(N_LINES, panel, len(series), evidence=lines)
-    names = series_colors(panel)
+    names = colour_words(panel)
     if all(names) and len(set(names)) == len(names):
         ordered = [name for name in COLOR_NAMES if name in names]
         ctx.ask(LINE_COLORS, panel, ordered, choices=list(COLOR_NAMES), evidence=lines)
@@ -351,7 +369,9 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
     all_y = [float(v) for series in data["series"] for v in series["y"]]
     span = max(all_y) - min(all_y) if all_y else 0.0
     hidden = answerable.hidden_vertices(ctx, panel)
-    for s, (series, name) in enumerate(zip(data["series"], series_names(panel), strict=True)):
+    for s, (series, name) in enumerate(
+        zip(data["series"], answerable.line_names(ctx, panel), strict=True)
+    ):
         if name is None or hidden[s]:
             continue
         evidence = ctx.element_ids(index, "line", "marker", series=s)

@@ -236,7 +236,8 @@ class ScatterKind(KindHooks):
         data = ScatterData.from_dict(panel["data"])
         points = ctx.element_ids(panel["index"], "point")
         if level == 1:
-            ctx.ask(N_POINTS, panel, len(data.x), evidence=points)
+            if answerable.markers_apart(ctx, panel):  # an exact count needs every point apart
+                ctx.ask(N_POINTS, panel, len(data.x), evidence=points)
         elif not answerable.all_shown(ctx, panel, "point"):
             return  # values and shapes need every point; a legend or the frame hides some
         elif level == 2:

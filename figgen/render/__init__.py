@@ -64,6 +64,7 @@ def render(spec: FigureSpec, cfg: FigureConfig) -> Rendered:
                     np.asarray(fig.canvas.buffer_rgba()),  # type: ignore[attr-defined]
                     {h.index: panel_view(h.ax, h.snapshot, height) for h in handles},
                     {e.panel: e.background for e in elements if e.kind == "panel"},
+                    edges=measured.edges,
                 )
                 return Rendered(
                     spec,

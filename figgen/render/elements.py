@@ -25,6 +25,7 @@ class _Collector:
         self.elements: list[Element] = []
         self.colorbar_ids: set[int] = set()
         self.colors: dict[int, RGBA] = {}
+        self.edges: dict[int, RGBA] = {}
 
     def add(self, kind: str, panel: int | None, box: PixelBox, **fields: object) -> None:
         self.elements.append(Element(len(self.elements), kind, panel, box, **fields))  # type: ignore[arg-type]
@@ -53,11 +54,12 @@ class _Collector:
 @dataclass
 class Measured:
     """Element boxes (marks clipped to their panel, text unclipped); ids of colorbar parts;
-    the colour each measured mark was drawn in."""
+    the colour each measured mark was drawn in, and its outline's where it has its own."""
 
     elements: list[Element]
     colorbar_ids: set[int]
     colors: dict[int, RGBA] = field(default_factory=dict)
+    edges: dict[int, RGBA] = field(default_factory=dict)
 
 
 def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
@@ -82,7 +84,13 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
         if legend is not None:
             placer = h.legend_placer
             loc = placer.chosen if placer is not None else None
-            out.add("legend", i, to_pixels(legend.get_window_extent(renderer), height), loc=loc)
+            out.add(
+                "legend",
+                i,
+                to_pixels(legend.get_window_extent(renderer), height),
+                loc=loc,
+                handle=round(legend.handlelength * legend.prop.get_size_in_points(), 2),
+            )
             for text, handle in zip(legend.texts, legend.legend_handles, strict=True):
                 tb = text.get_window_extent(renderer)
                 hb = handle.get_window_extent(renderer) if handle is not None else tb
@@ -107,6 +115,8 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
                     continue
                 if mark.color is not None:
                     out.colors[len(out.elements)] = mark.color
+                if mark.edge is not None:
+                    out.edges[len(out.elements)] = mark.edge
                 out.add(
                     mark.kind,
                     i,
@@ -118,7 +128,7 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
                     text=mark.text,
                     empty=True if mark.empty else None,
                 )
-    return Measured(out.elements, out.colorbar_ids, out.colors)
+    return Measured(out.elements, out.colorbar_ids, out.colors, out.edges)
 
 
 def _empty_box(box: tuple[float, float, float, float], height: int) -> PixelBox:

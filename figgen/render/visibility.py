@@ -7,7 +7,12 @@ the pixels under its box that carry its colour in the snapshot; ``visible_fracti
 of them that still carry it in the finished image, ``visible`` whether any does, and
 ``occluded_by`` names what took the rest: the legend (its box), the frame (the band along the
 panel's edges), or other marks (none of the mark's colour is left even before the occluders,
-and a mark of another colour overlaps its box).
+and a mark of another colour overlaps its box; or, for markers, one of the same colour covers
+more than :data:`SAME_COLOUR_COVER` of it, so the two merge into one shape).
+
+A mark's own colours are its fill and, where the kind names one (histogram and bar outlines),
+its outline: a narrow bar whose outline covers its fill shows as its outline. An outline in the
+background's colour is not ink.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 
+from figgen.discs import disc_overlaps
 from figgen.kinds.base import RGBA
 from figgen.record import Element, Occluder
 from figgen.render.boxes import PixelBox, inside, intersect, overlaps, to_pixels
@@ -36,6 +42,12 @@ TOLERANCE = (0.25, 12, 48)
 """A pixel carries a mark's colour within this share of the mark's contrast to the background,
 clamped to these bounds (0..255 per channel): anti-aliased edges of thin strokes still count,
 a blend under an 80%-opaque legend does not."""
+
+
+SAME_COLOUR_COVER = 0.5
+"""A marker (``point``, ``marker``) of which another marker of its colour covers more than this
+share (both read as discs) is covered by marks: the overlap shows no outline between them."""
+MARKERS = frozenset({"point", "marker"})
 
 
 class PanelSnapshot(Artist):
@@ -121,9 +133,13 @@ def measure_visibility(
     raster: np.ndarray,
     views: dict[int, PanelView],
     backgrounds: dict[int | None, str | None],
+    *,
+    edges: dict[int, RGBA] | None = None,
 ) -> None:
-    """Set ``visible``, ``visible_fraction`` and ``occluded_by`` on every data mark."""
+    """Set ``visible``, ``visible_fraction`` and ``occluded_by`` on every data mark; ``edges``
+    holds the outline colour of the marks whose outline is their own ink."""
     marks: dict[int, list[tuple[Element, RGBA]]] = {}
+    edges = edges or {}
     for element in elements:
         if element.empty:
             element.visible, element.visible_fraction, element.occluded_by = False, 0.0, []
@@ -133,26 +149,47 @@ def measure_visibility(
         view = views[panel]
         background = _bytes(to_rgba(backgrounds[panel] or "white"))
         for element, color in panel_marks:
-            inked = _measure(element, _bytes(color), background, raster, view)
+            inks = [_bytes(color)]
+            if element.id in edges and _stands_out(_bytes(edges[element.id]), background):
+                inks.append(_bytes(edges[element.id]))
+            inked = _measure(element, inks, background, raster, view)
             if not inked and _covered_by_marks(element, panel_marks):
                 element.occluded_by = ["marks"]
+        for element in _merged_markers(panel_marks, background):
+            if "marks" not in (element.occluded_by or []):
+                element.occluded_by = [*(element.occluded_by or []), "marks"]
+
+
+def _tolerance(color: np.ndarray, background: np.ndarray) -> float:
+    share, low, high = TOLERANCE
+    return min(max(share * float(np.abs(color - background).max()), low), high)
+
+
+def _stands_out(color: np.ndarray, background: np.ndarray) -> bool:
+    """Whether ink of ``color`` can be told from the background at all."""
+    return float(np.abs(color - background).max()) > TOLERANCE[2]
 
 
 def _measure(
     element: Element,
-    color: np.ndarray,
+    inks: list[np.ndarray],
     background: np.ndarray,
     raster: np.ndarray,
     view: PanelView,
 ) -> bool:
-    """Measure one mark; False when none of its colour shows even before the occluders."""
+    """Measure one mark drawn in ``inks`` (its fill, and its outline where that is its own);
+    False when none of them shows even before the occluders."""
     box = intersect(element.bbox, view.box)
     if box is None:
         element.visible, element.visible_fraction, element.occluded_by = False, 0.0, []
         return False
-    share, low, high = TOLERANCE
-    tolerance = min(max(share * float(np.abs(color - background).max()), low), high)
-    bounds = np.clip(color - tolerance, 0, 255), np.clip(color + tolerance, 0, 255)
+    bounds = [
+        (
+            np.clip(c - _tolerance(c, background), 0, 255),
+            np.clip(c + _tolerance(c, background), 0, 255),
+        )
+        for c in inks
+    ]
     area = (box[2] - box[0]) * (box[3] - box[1])
     step = max(1, math.ceil(math.sqrt(area / SAMPLED_AREA)))
     inked, kept = _ink(box, bounds, raster, view, step)
@@ -176,23 +213,30 @@ def _measure(
 
 def _ink(
     box: PixelBox,
-    bounds: tuple[np.ndarray, np.ndarray],
+    bounds: list[tuple[np.ndarray, np.ndarray]],
     raster: np.ndarray,
     view: PanelView,
     step: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Which pixels of the box (every ``step``-th row and column) carry the colour before the
-    occluders were drawn, and which of them still do after."""
+    """Which pixels of the box (every ``step``-th row and column) carry one of the colours
+    before the occluders were drawn, and which of them still do after."""
     x0, y0, x1, y1 = (int(v) for v in box)
     after = raster[y0:y1:step, x0:x1:step, :3]
     if view.before is None or not view.may_cover(box):
-        inked = _carries(after, *bounds)
+        inked = _carries_any(after, bounds)
         return inked, inked
     px, py = int(view.box[0]), int(view.box[1])
-    inked = _carries(view.before[y0 - py : y1 - py : step, x0 - px : x1 - px : step], *bounds)
+    inked = _carries_any(view.before[y0 - py : y1 - py : step, x0 - px : x1 - px : step], bounds)
     kept = np.zeros_like(inked)
-    kept[inked] = _carries(after[inked], *bounds)
+    kept[inked] = _carries_any(after[inked], bounds)
     return inked, kept
+
+
+def _carries_any(pixels: np.ndarray, bounds: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    out = _carries(pixels, *bounds[0])
+    for low, high in bounds[1:]:
+        out |= _carries(pixels, low, high)
+    return out
 
 
 def _bytes(color: RGBA) -> np.ndarray:
@@ -217,6 +261,20 @@ def _covered_by_marks(element: Element, others: list[tuple[Element, RGBA]]) -> b
         other is not element and other_color != color and overlaps(element.bbox, other.bbox)
         for other, other_color in others
     )
+
+
+def _merged_markers(marks: list[tuple[Element, RGBA]], background: np.ndarray) -> list[Element]:
+    """The markers another marker of the same colour (within the ink tolerance) covers by more
+    than :data:`SAME_COLOUR_COVER`: where they overlap no outline parts them."""
+    markers = [(e, _bytes(c)) for e, c in marks if e.kind in MARKERS]
+    if len(markers) < 2:
+        return []
+    shares = disc_overlaps([e.bbox for e, _ in markers])
+    colours = np.asarray([c for _, c in markers], dtype=float)
+    tolerance = np.asarray([_tolerance(c, background) for _, c in markers])
+    same = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2) <= tolerance[:, None]
+    merged = ((shares > SAME_COLOUR_COVER) & same).any(axis=1)
+    return [e for (e, _), m in zip(markers, merged, strict=True) if m]
 
 
 def _inside(xs: np.ndarray, ys: np.ndarray, box: PixelBox) -> np.ndarray:

@@ -27,16 +27,35 @@ Truth away from zero (:func:`away_from_zero`): sSMAPE divides by the truth, so a
     :data:`NEAR_ZERO_SHARE` of the span of the values drawn along that axis.
     :meth:`figgen.vqa.context.FigureContext.ask` applies it to every family in
     :data:`RELATIVE_METRICS`.
+
+What a person can tell apart:
+
+Look-alike lines (:func:`look_alike_lines`, :func:`line_names`): no question names a line when
+    another line of the panel is less than
+    :data:`~figgen.sample.colour_distance.MIN_SERIES_DELTA_E` CIEDE2000 from its colour and
+    not told apart by style (the same style, or legend samples shorter than
+    :data:`SHOWN_PERIODS` of a differing dash pattern).
+Overlapping markers (:func:`markers_apart`): ``n_points`` only when no marker's disc is covered
+    by another beyond :data:`MAX_MARKER_OVERLAP`.
+Tiny trends (:func:`trend_visible`): ``trend`` and ``same_trend`` only when the fitted rise or
+    fall is at least :data:`MIN_TREND_PX` pixels and :data:`MIN_TREND_SHARE` of the plot height.
+One-tick log axes (:func:`log_axes_labelled`): a relative-metric question on a log axis only
+    when each log axis of the panel shows :data:`MIN_LOG_TICKS` labelled ticks or more;
+    :meth:`figgen.vqa.context.FigureContext.ask` applies it.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from figgen.discs import disc_overlaps
+from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.vqa.measures import display
+from figgen.vqa.series import series_names
 
 if TYPE_CHECKING:
     from figgen.vqa.context import FigureContext
@@ -234,3 +253,183 @@ def away_from_zero(truth: Any, span: float, scale: str = "linear") -> bool:
         return True  # a log axis shows relative size: sSMAPE measures the reading error
     values = truth if isinstance(truth, list) else [truth]
     return all(abs(float(v)) >= NEAR_ZERO_SHARE * abs(span) for v in values)
+
+
+# --- what a person can tell apart -------------------------------------------------------------
+
+DASH_PATTERNS: dict[str, tuple[float, ...]] = {
+    "--": (3.7, 1.6),
+    "-.": (6.4, 1.6, 1.0, 1.6),
+    ":": (1.0, 1.65),
+}
+"""matplotlib's dash patterns (points, multiplied by the line width) of every style sheet but
+``classic``."""
+CLASSIC_DASH_PATTERNS: dict[str, tuple[float, ...]] = {
+    "--": (6, 6),
+    "-.": (3, 5, 1, 5),
+    ":": (1, 3),
+}
+"""``classic``'s patterns, in points whatever the line width (it does not scale dashes)."""
+DEFAULT_HANDLE = 2.0
+"""matplotlib's legend sample length, in font sizes: what records without ``handle`` drew."""
+SHOWN_PERIODS = 1.5
+"""A legend sample shows a dash pattern when it holds this many of its periods: one and a half
+show the pattern repeat, so a dash-dot is not taken for a dash."""
+MAX_MARKER_OVERLAP = 0.5
+"""``n_points`` is asked only when no two markers overlap by more than this share of the
+smaller one's area (as discs): past it two markers read as one blob with a bump."""
+MIN_TREND_PX = 20.0
+"""``trend`` and ``same_trend`` need a fitted rise or fall of at least this many pixels..."""
+MIN_TREND_SHARE = 0.05
+"""...and of this share of the plot height (a few pixels' change reads as flat)."""
+MIN_LOG_TICKS = 2
+"""A value on a log axis is read between labelled ticks: with one label the decades cannot be
+placed (10^3 alone does not say where 10^4 is)."""
+
+
+def dash_period(linestyle: str, linewidth: float, mpl_style: str) -> float:
+    """The length in points of one period of a line style's dash pattern (0 for solid)."""
+    if mpl_style == "classic":
+        return float(sum(CLASSIC_DASH_PATTERNS.get(linestyle, ())))
+    return float(sum(DASH_PATTERNS.get(linestyle, ()))) * linewidth
+
+
+def handle_length(
+    linestyles: Sequence[str], linewidth: float, mpl_style: str, fontsize: float
+) -> float:
+    """A legend sample length (in font sizes) that shows every dash pattern of the panel
+    :data:`SHOWN_PERIODS` times; at least matplotlib's default."""
+    period = max((dash_period(s, linewidth, mpl_style) for s in linestyles), default=0.0)
+    return max(DEFAULT_HANDLE, SHOWN_PERIODS * period / fontsize)
+
+
+def _legend_sample_pt(ctx: FigureContext, panel: dict[str, Any]) -> float | None:
+    """The length in points of the panel's legend samples; None when no legend is drawn."""
+    legends = ctx.elements(panel["index"], "legend")
+    if not legends:
+        return None
+    if legends[0].get("handle") is not None:
+        return float(legends[0]["handle"])
+    sizes = ctx.record.get("style", {}).get("sizes", {})
+    return DEFAULT_HANDLE * float(sizes.get("legend", 10.0))
+
+
+def look_alike_lines(ctx: FigureContext, panel: dict[str, Any]) -> set[int]:
+    """The lines of ``panel`` another line cannot be told from (rule: look-alike lines).
+
+    Two lines look alike when their colours are less than
+    :data:`figgen.sample.colour_distance.MIN_SERIES_DELTA_E` CIEDE2000 apart and they are not
+    told apart by line style: their styles are the same, or a legend is drawn whose samples
+    are too short to show :data:`SHOWN_PERIODS` of a differing pattern.
+    """
+    series = panel["data"].get("series", [])
+    style = ctx.record.get("style", {}).get("mpl_style", "default")
+    width = float(panel.get("style", {}).get("linewidth", 1.0))
+    sample = _legend_sample_pt(ctx, panel)
+    out: set[int] = set()
+    for i, j in itertools.combinations(range(len(series)), 2):
+        a, b = series[i], series[j]
+        if not a.get("color") or not b.get("color"):
+            continue
+        if colour_difference(a["color"], b["color"]) >= MIN_SERIES_DELTA_E:
+            continue
+        styles = {a.get("linestyle", "-"), b.get("linestyle", "-")}
+        shown = sample is None or all(
+            SHOWN_PERIODS * dash_period(s, width, style) <= sample for s in styles
+        )
+        if len(styles) == 1 or not shown:
+            out |= {i, j}
+    return out
+
+
+def line_names(ctx: FigureContext, panel: dict[str, Any]) -> list[str | None]:
+    """:func:`figgen.vqa.series.series_names`, less the lines that look like another."""
+    alike = look_alike_lines(ctx, panel)
+    return [None if i in alike else name for i, name in enumerate(series_names(panel))]
+
+
+def marker_overlap(boxes: Sequence[Box]) -> float:
+    """The largest share of a marker's disc that another marker covers, the smaller of each
+    pair (the larger one's share is smaller)."""
+    shares = disc_overlaps(boxes)
+    return float(shares.max()) if shares.size else 0.0
+
+
+def markers_apart(ctx: FigureContext, panel: dict[str, Any], kind: str = "point") -> bool:
+    """Whether every mark of ``kind`` can be counted (rule: overlapping markers): no two
+    overlap by more than :data:`MAX_MARKER_OVERLAP` of the smaller one."""
+    boxes = [e["bbox"] for e in ctx.elements(panel["index"], kind)]
+    return marker_overlap(boxes) <= MAX_MARKER_OVERLAP
+
+
+def _pixels_per_unit(ctx: FigureContext, panel: dict[str, Any], axis: int) -> float | None:
+    """How many pixels one display unit (a decade on a log axis) spans along ``axis``."""
+    scale = panel.get(("xscale", "yscale")[axis], "linear")
+    values: list[float] = []
+    pixels: list[float] = []
+    for kind in ("point", "marker"):
+        for e in ctx.elements(panel["index"], kind):
+            if e.get("value"):
+                values.append(float(display([e["value"][axis]], scale)[0]))
+                pixels.append((e["bbox"][axis] + e["bbox"][axis + 2]) / 2)
+    if len(set(values)) < 2:
+        values, pixels = _axis_points(ctx, panel, axis, scale)
+    if len(set(values)) < 2:
+        return _plot_pixels_per_unit(ctx, panel, axis, scale)
+    keep = np.isfinite(values) & np.isfinite(pixels)
+    values, pixels = list(np.asarray(values)[keep]), list(np.asarray(pixels)[keep])
+    if len(set(values)) < 2:
+        return None
+    return abs(float(np.polyfit(values, pixels, 1)[0]))
+
+
+def _plot_pixels_per_unit(
+    ctx: FigureContext, panel: dict[str, Any], axis: int, scale: str
+) -> float | None:
+    """From the plot box alone: matplotlib's margins put the data's span at 1/1.1 of it."""
+    key, data = ("x", "y")[axis], panel["data"]
+    drawn = [v for s in data.get("series", []) for v in s[key]] or list(data.get(key, []))
+    shown = display(drawn, scale)
+    shown = shown[np.isfinite(shown)]
+    plot = ctx.elements(panel["index"], "panel")
+    if not plot or len(shown) < 2 or np.ptp(shown) == 0:
+        return None
+    size = plot[0]["bbox"][axis + 2] - plot[0]["bbox"][axis]
+    return float(size / 1.1 / np.ptp(shown))
+
+
+def trend_pixels(
+    ctx: FigureContext, panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
+) -> float:
+    """The rise or fall in pixels of the least-squares line through drawn points, over their
+    x range (display coordinates: log10 on a log axis); 0 where it cannot be placed."""
+    xs = display(x, panel.get("xscale", "linear"))
+    ys = display(y, panel.get("yscale", "linear"))
+    keep = np.isfinite(xs) & np.isfinite(ys)
+    per_unit = _pixels_per_unit(ctx, panel, 1)
+    if keep.sum() < 2 or np.ptp(xs[keep]) == 0 or per_unit is None:
+        return 0.0
+    slope = float(np.polyfit(xs[keep], ys[keep], 1)[0])
+    return abs(slope) * float(np.ptp(xs[keep])) * per_unit
+
+
+def trend_visible(
+    ctx: FigureContext, panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
+) -> bool:
+    """Whether a point set's fitted rise or fall shows (rule: tiny trends): at least
+    :data:`MIN_TREND_PX` pixels and :data:`MIN_TREND_SHARE` of the plot height."""
+    plot = ctx.elements(panel["index"], "panel")
+    height = plot[0]["bbox"][3] - plot[0]["bbox"][1] if plot else 0.0
+    return trend_pixels(ctx, panel, x, y) >= max(MIN_TREND_PX, MIN_TREND_SHARE * height)
+
+
+def log_axes_labelled(ctx: FigureContext, panel: dict[str, Any]) -> bool:
+    """Whether every log axis of ``panel`` shows at least :data:`MIN_LOG_TICKS` labelled ticks
+    in view (rule: one-tick log axes)."""
+    for axis in ("x", "y"):
+        if panel.get(f"{axis}scale") != "log":
+            continue
+        labels = {str(e.get("text", "")) for e in ctx.elements(panel["index"], f"{axis}tick_label")}
+        if len(labels - {""}) < MIN_LOG_TICKS:
+            return False
+    return True

@@ -10,6 +10,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from figgen.sample.colour_distance import hex_to_rgb, rgb_to_lab
+
+__all__ = ["COLOR_NAMES", "color_matches", "color_name", "hex_to_rgb", "rgb_to_lab"]
+
 COLOR_NAMES = (
     "black",
     "gray",
@@ -64,38 +68,19 @@ MAX_DISTANCE = 30.0
 MARGIN = 12.0
 
 
-def hex_to_rgb(color: str) -> tuple[float, float, float]:
-    """``"#rrggbb"`` (or ``"#rrggbbaa"``) to sRGB components in [0, 1]."""
-    text = color.lstrip("#")
-    if len(text) not in (6, 8):
-        raise ValueError(f"not a hex colour: {color!r}")
-    return (int(text[0:2], 16) / 255, int(text[2:4], 16) / 255, int(text[4:6], 16) / 255)
-
-
-def _linear(channel: float) -> float:
-    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-
-def rgb_to_lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
-    """sRGB in [0, 1] to CIELAB (D65 white)."""
-    r, g, b = (_linear(c) for c in rgb)
-    x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
-    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
-    z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
-
-    def f(t: float) -> float:
-        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
-
-    fx, fy, fz = f(x), f(y), f(z)
-    return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
-
-
+@lru_cache(maxsize=4096)
 def _distances(color: str) -> dict[str, float]:
     lab = rgb_to_lab(hex_to_rgb(color))
     return {
         name: min(math.dist(lab, rgb_to_lab(hex_to_rgb(anchor))) for anchor in anchors)
         for name, anchors in _ANCHORS.items()
     }
+
+
+def color_matches(color: str, name: str) -> bool:
+    """Whether a reader could call ``color`` by ``name``: one of the name's anchors lies within
+    ``MAX_DISTANCE`` of it (a dull purple-blue matches both "purple" and "blue")."""
+    return _distances(color)[name] <= MAX_DISTANCE
 
 
 @lru_cache(maxsize=4096)

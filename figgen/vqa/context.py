@@ -11,7 +11,7 @@ from typing import Any
 from figgen.kinds import KINDS as REGISTRY
 from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
-from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero
+from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero, log_axes_labelled
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
@@ -113,6 +113,9 @@ class FigureContext:
                 raise ValueError(f"{family.name} is scored relative to its truth: give the span")
             if not away_from_zero(answer, span, scale):
                 log.debug("%s: dropped %s item with near-zero truth", self.figure_id, family.name)
+                return
+            if scale == "log" and panel is not None and not log_axes_labelled(self, panel):
+                log.debug("%s: dropped %s item on a one-tick log axis", self.figure_id, family.name)
                 return
         key = answer_key or family.answer_key
         if family.scope == "figure":

@@ -4,7 +4,8 @@
 each kind with a ``mean_phrase``, which panel's data have the largest mean, only where the
 winner leads the runner-up by at least ``MEAN_GAP`` of the larger of the two panels' drawn
 value spans and both value axes are linear. ``same_trend`` (Level 3) pairs consecutive panels
-(reading order) that each have a clear linear trend (see :func:`figgen.vqa.trends.panel_trend`).
+(reading order) that each have a clear linear trend (see :func:`figgen.vqa.trends.panel_trend`)
+whose every point set rises or falls visibly (:func:`figgen.vqa.answerable.trend_visible`).
 ``strongest_linear`` (Level 3) asks which panel of a kind that ``compares_fit`` (scatter plots)
 shows the strongest linear relationship (R^2 in display coordinates), only where the best R^2
 is >= LINEAR_R2 (0.95) and every other candidate's R^2 is at least ``R2_GAP`` lower.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from figgen.kinds import KINDS, PlotKind, noun
-from figgen.vqa import trends
+from figgen.vqa import answerable, trends
 from figgen.vqa.context import FigureContext
 from figgen.vqa.families import COUNT_KIND, LARGEST_MEAN, SAME_TREND, STRONGEST_LINEAR
 
@@ -79,6 +80,7 @@ def _same_trend(ctx: FigureContext, panels: list[dict[str, Any]]) -> None:
         (p, t)
         for p in panels
         if (t := trends.panel_trend(p, KINDS[p["kind"]].point_sets(p))) is not None
+        and all(answerable.trend_visible(ctx, p, s.x, s.y) for s in KINDS[p["kind"]].point_sets(p))
     ]
     for (a, trend_a), (b, trend_b) in zip(trended, trended[1:], strict=False):
         evidence = ctx.element_ids(a["index"], "panel") + ctx.element_ids(b["index"], "panel")

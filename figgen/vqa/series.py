@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from figgen.vqa.colors import color_name
+from figgen.vqa.colors import color_matches, color_name
 from figgen.vqa.spoken import spoken
 
 
@@ -22,11 +22,26 @@ def series_colors(panel: dict[str, Any]) -> list[str | None]:
     return names
 
 
+def colour_words(panel: dict[str, Any]) -> list[str | None]:
+    """The colour word of each line that names it alone: its plain name, where no other line
+    of the panel could be called by the same word (:func:`figgen.vqa.colors.color_matches`);
+    else None."""
+    colors = [s.get("color") for s in panel["data"].get("series", [])]
+    words: list[str | None] = []
+    for i, (color, name) in enumerate(zip(colors, series_colors(panel), strict=True)):
+        shared = name is None or any(
+            other is not None and j != i and color_matches(other, name)
+            for j, other in enumerate(colors)
+        )
+        words.append(None if shared or color is None else name)
+    return words
+
+
 def series_names(panel: dict[str, Any]) -> list[str | None]:
     """A noun phrase naming each line ("the line labelled "a"", "the red line"), or None.
 
     Legend labels win where a legend is drawn and the labels are distinct; otherwise a colour
-    name that no other line of the panel shares.
+    word that no other line of the panel could be called by (:func:`colour_words`).
     """
     series = panel["data"].get("series", [])
     if len(series) == 1:
@@ -34,11 +49,7 @@ def series_names(panel: dict[str, Any]) -> list[str | None]:
     labels = [s.get("label") for s in series]
     if panel.get("style", {}).get("legend") and all(labels) and len(set(labels)) == len(labels):
         return [f'the line labelled "{label}" in the legend' for label in labels]
-    colors = series_colors(panel)
-    return [
-        f"the {name} line" if name is not None and colors.count(name) == 1 else None
-        for name in colors
-    ]
+    return [f"the {name} line" if name is not None else None for name in colour_words(panel)]
 
 
 LINESTYLE_WORDS = {"-": "solid", "--": "dashed", "-.": "dash-dotted", ":": "dotted"}

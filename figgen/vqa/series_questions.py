@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from typing import TYPE_CHECKING, Any
 
-from figgen.vqa import trends
+from figgen.vqa import answerable, trends
 from figgen.vqa.families import (
     LINEARITY,
     MAX_Y,
@@ -110,5 +110,5 @@ def shape_questions(
         return
     ctx.ask(LINEARITY, panel, verdict, choices=LINEARITY_CHOICES, evidence=evidence, name=name)
     trend = trends.series_trend(panel, points)
-    if trend is not None:
+    if trend is not None and answerable.trend_visible(ctx, panel, points.x, points.y):
         ctx.ask(TREND, panel, trend, choices=TREND_CHOICES, evidence=evidence, name=name)

@@ -49,7 +49,8 @@ def _wrong(item: dict[str, Any]) -> Any:
         missing = [c for c in item["choices"] if c not in answer]
         return [*answer, missing[0]] if missing else answer[:-1]
     if isinstance(answer, list):
-        return [*answer, "zzz"] if answer and isinstance(answer[0], str) else [-999, 999]
+        # an empty list is a list of strings too (a figure without titles)
+        return [*answer, "zzz"] if not answer or isinstance(answer[0], str) else [-999, 999]
     choices = [c for c in item.get("choices") or [] if c != answer]
     return choices[0] if choices else f"{answer} zzz"
 

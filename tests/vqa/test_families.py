@@ -197,7 +197,8 @@ def test_same_trend_pairs_panels_with_clear_slopes() -> None:
 
 def test_line_series_named_by_legend_when_colours_clash() -> None:
     rng = np.random.default_rng(2)
-    panel = line_panel(rng, colors=("#1f77b4", "#348abd"), legend=True)
+    # two blues a reader tells apart (navy and sky blue) share the colour word
+    panel = line_panel(rng, colors=("#000080", "#56b4e9"), legend=True)
     items = questions_for_record(make_record([panel], 1, 1))
     means = family(items, "mean_y")
     assert 'the line labelled "series 0" in the legend' in means[0].question
