@@ -33,6 +33,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import contour_trends, hedges
+from figgen.vqa.colormap_words import colormap_sentence
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
@@ -253,7 +254,7 @@ class ContourKind(KindHooks):
             levels = count(len(data.levels), "level")
             out = [f"It is drawn as {how} with {levels}."]
             if style.get("colormap"):
-                out.append(f"Colours follow the {style['colormap']} colormap.")
+                out.append(colormap_sentence(style["colormap"]))
             return out
         z = np.asarray(data.z, dtype=float)
         if level == 2:
