@@ -332,13 +332,15 @@ def _where(z: np.ndarray, pick: Callable[[np.ndarray], Any]) -> str:
     rows, cols = z.shape
     vertical = ("lower", "middle", "upper")[min(int(3 * row / rows), 2)]
     horizontal = ("left", "middle", "right")[min(int(3 * col / cols), 2)]
+    # each of the nine places is named so that no name contains another ("the right edge"
+    # would also cover "the lower right"): corners, middles of edges, the centre
     if vertical == horizontal == "middle":
         return "the centre"
     if vertical == "middle":
-        return f"the {horizontal} edge"
+        return f"the middle of the {horizontal} edge"
     if horizontal == "middle":
-        return f"the {'top' if vertical == 'upper' else 'bottom'}"
-    return f"the {vertical} {horizontal}"
+        return f"the middle of the {'top' if vertical == 'upper' else 'bottom'} edge"
+    return f"the {vertical} {horizontal} corner"
 
 
 def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
@@ -346,7 +348,8 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     out = [found.sentence for found in _findings(panel)]
     if out:
         return out
-    extremes = f"it is highest near {_where(z, np.argmax)} and lowest near {_where(z, np.argmin)}"
+    high, low = _where(z, np.argmax), _where(z, np.argmin)
+    extremes = f"it is highest near {high}" + (f" and lowest near {low}" if low != high else "")
     plane = hedges.field_direction(panel)
     how = hedges.direction_words(plane[1]) if plane else None
     if plane and how:

