@@ -53,17 +53,6 @@ WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "
 COUNT_WORDS = {w: i for i, w in enumerate(WORDS)}
 COUNT = rf"\b({'|'.join(WORDS)}|\d+)"
 SPLIT = re.compile(r"(?<=[.;])\s+")
-PLACES = {
-    ("lower", "left"): "the lower left corner",
-    ("lower", "middle"): "the middle of the bottom edge",
-    ("lower", "right"): "the lower right corner",
-    ("middle", "left"): "the middle of the left edge",
-    ("middle", "middle"): "the centre",
-    ("middle", "right"): "the middle of the right edge",
-    ("upper", "left"): "the upper left corner",
-    ("upper", "middle"): "the middle of the top edge",
-    ("upper", "right"): "the upper right corner",
-}
 
 
 def number(text: str) -> float:
@@ -159,8 +148,9 @@ def histogram_contradictions(panel: dict, l2: str, l3: str, modes: Any) -> int:
 def scatter_contradictions(l3: str, clusters: Any, trend: Any) -> int:
     found = 0
     groups = re.search(rf"{COUNT} (?:separate clusters?|groups?)", l3)
-    if clusters is not None:
-        found += groups is None or counted(groups.group(1)) != clusters
+    if clusters is not None:  # one cluster: the text must not claim groups
+        said = counted(groups.group(1)) if groups else 1
+        found += said != clusters
     if trend is not None:
         rises, falls = re.search(r"\brises?\b", l3), re.search(r"\bfalls?\b", l3)
         found += bool(rises if trend == "decreasing" else falls) and not (rises and falls)
@@ -175,28 +165,31 @@ def contour_contradictions(panel: dict, l2: str, l3: str, peaks: Any) -> int:
         x, y = np.asarray(panel["data"]["x"], float), np.asarray(panel["data"]["y"], float)
         u = (number(point.group(1)) - x.min()) / (np.ptp(x) or 1)
         v = (number(point.group(2)) - y.min()) / (np.ptp(y) or 1)
-        third = lambda t: min(int(3 * min(max(t, 0.0), 0.999)), 2)  # noqa: E731
-        vertical = ("lower", "middle", "upper")[third(v)]
-        horizontal = ("left", "middle", "right")[third(u)]
-        expected = PLACES[(vertical, horizontal)]
+
+        def third(t: float) -> int:
+            return min(int(3 * min(max(t, 0.0), 0.999)), 2)
+
+        said = place_of(place.group(1))
         # a point read off at the ticks' precision may sit on the border of two ninths
-        found += place.group(1) != expected and not _beside(place.group(1), u, v)
+        found += not any(
+            said == (third(v + dv), third(u + du))
+            for dv in (-0.05, 0, 0.05)
+            for du in (-0.05, 0, 0.05)
+        )
     stated = re.search(rf"{COUNT} separate peaks?", l3)
     if peaks is not None and stated:
         found += counted(stated.group(1)) != peaks
     return found
 
 
-def _beside(place: str, u: float, v: float, slack: float = 0.05) -> bool:
-    for (vertical, horizontal), name in PLACES.items():
-        if name != place:
-            continue
-        lo_v = {"lower": 0.0, "middle": 1 / 3, "upper": 2 / 3}[vertical]
-        lo_u = {"left": 0.0, "middle": 1 / 3, "right": 2 / 3}[horizontal]
-        return (
-            lo_u - slack <= u <= lo_u + 1 / 3 + slack and lo_v - slack <= v <= lo_v + 1 / 3 + slack
-        )
-    return False
+def place_of(words: str) -> tuple[int, int]:
+    """(row, column) of a ninth of the panel, 0 = bottom / left, from its words in any form:
+    "the upper left", "the upper left corner", "the right edge", "the middle of the top edge"."""
+    vertical = (
+        2 if re.search(r"upper|top", words) else 0 if re.search(r"lower|bottom", words) else 1
+    )
+    horizontal = 2 if "right" in words else 0 if "left" in words else 1
+    return vertical, horizontal
 
 
 def drawn_as_clusters(panel: dict, aspect: float) -> bool:

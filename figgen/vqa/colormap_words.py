@@ -50,10 +50,11 @@ def lab_name(lab: tuple[float, float, float]) -> str:
         return "light grey" if lightness > 72 else "grey"
     angle = math.degrees(math.atan2(b, a)) % 360
     hue = next(name for bound, name in HUES if angle < bound)
-    if hue in ("red", "orange") and lightness < 50 and chroma < 50 and angle >= 30:
+    # brown is a dark orange, or a dull dark red (a deep crimson stays red)
+    if lightness < 50 and (hue == "orange" or (hue == "red" and chroma < 35)):
         return "brown"
     if lightness < DARK:
-        return f"dark {hue}"
+        return "dark red" if hue == "pink" else f"dark {hue}"  # a dark pink reads as crimson
     if lightness > LIGHT and chroma < PALE:
         return f"light {hue}"
     return hue

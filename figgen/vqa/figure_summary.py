@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from figgen.kinds import KINDS
+from figgen.kinds.contour import MAX_NAMED_PEAKS, PATCHY
 from figgen.vqa import contour_trends, features, hedges
 from figgen.vqa.context import FigureContext
 from figgen.vqa.readout import spoken_number
@@ -54,14 +55,14 @@ def headline(ctx: FigureContext, panel: dict[str, Any]) -> str | None:
     """The one-word shape of a panel (a key of ``_HEADLINES``), or None for kinds without one."""
     kind = panel["kind"]
     if kind == "histogram":
-        peaks = len(features.bars(panel).peaks)
-        return "peaks" if peaks > 1 else "one peak" if peaks == 1 else "no peak"
+        bars = len(features.bars(panel).peaks)
+        return "peaks" if bars > 1 else "one peak" if bars == 1 else "no peak"
     if kind == "contour":
         plane = hedges.field_direction(panel)
         if plane and hedges.direction_words(plane[1]):
             return "gradient"
-        peaks = contour_trends.drawn_peaks(panel, max_candidates=120)
-        return "field peaks" if peaks else "patchy"
+        peaks = contour_trends.drawn_peaks(panel, max_candidates=PATCHY)
+        return "field peaks" if peaks and peaks <= MAX_NAMED_PEAKS else "patchy"
     if kind == "scatter" and features.groups(panel, ctx.panel_aspect(panel)) is not None:
         return "groups"
     point_sets = KINDS[kind].point_sets(panel)
@@ -119,7 +120,9 @@ def extreme_sentences(ctx: FigureContext) -> list[str]:
 
 
 def _clauses(sentences: Sequence[str]) -> list[str]:
-    return [s.removesuffix(".") for s in dict.fromkeys(s for s in sentences if s)]
+    """A panel's sentences cut at full stops and semicolons, each once."""
+    parts = [c for s in sentences for c in s.removesuffix(".").split("; ") if c]
+    return list(dict.fromkeys(parts))
 
 
 def _lower(clause: str) -> str:

@@ -34,7 +34,8 @@ Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres
     two centres must be at least 2 x (r_i + r_j) apart, where r is a cluster's RMS radius (for
     round Gaussian clusters about 5.7 standard deviations, so their 2-sigma outlines do not
     touch), and the drawn grouping (:func:`figgen.vqa.features.groups`, what descriptions
-    state) must find as many groups. The answer is the number of components.
+    state) must find as many groups (one component: no groups). The answer is the number of
+    components.
 Contour fields (gradient direction, peaks): see :mod:`figgen.vqa.contour_trends`.
 """
 
@@ -267,4 +268,5 @@ def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
             if np.linalg.norm(c[i] - c[j]) < CLUSTER_GAP * (radii[i] + radii[j]):
                 return None
     drawn = features.groups(panel, aspect)
-    return len(c) if drawn is not None and drawn.n == len(c) else None
+    shown = drawn.n if drawn is not None else 1  # no split shows: one cloud
+    return len(c) if shown == len(c) else None

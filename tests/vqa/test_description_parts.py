@@ -32,7 +32,10 @@ def _lines(colors: tuple[str, ...], styles: tuple[str, ...], *, legend: bool = F
 def test_legend_labels_name_lines_first_and_are_spoken() -> None:
     panel = _lines(("#1f77b4", "#1f77b4"), ("-", "-"), legend=True)
     panel["data"]["series"][0]["label"] = r"$\alpha_1$"
-    assert described_names(panel) == ['the line labelled "alpha sub 1"', 'the line labelled "series 1"']
+    assert described_names(panel) == [
+        'the line labelled "alpha sub 1"',
+        'the line labelled "series 1"',
+    ]
 
 
 def test_same_colour_lines_are_told_apart_by_line_style() -> None:
