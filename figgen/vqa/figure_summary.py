@@ -33,16 +33,22 @@ LISTED = 2
 """Panels named by location in a shared-shape sentence; more are counted instead."""
 
 _HEADLINES = {  # headline: (verb phrase for several panels, for one)
-    "groups": ("show points in separate groups", "shows points in separate groups"),
+    "groups": ("show points in groups", "shows points in groups"),
     "rise": ("rise", "rises"),
     "fall": ("fall", "falls"),
     "mixed": ("hold lines that go different ways", "holds lines that go different ways"),
     "flat": ("show no clear trend", "shows no clear trend"),
-    "peaks": ("show distributions with two or more peaks", "shows two or more peaks"),
+    "peaks": (
+        "show distributions with two or more peaks",
+        "shows a distribution with two or more peaks",
+    ),
     "one peak": ("show single-peaked distributions", "shows a single-peaked distribution"),
-    "no peak": ("show distributions with no clear peak", "shows no clear peak"),
-    "gradient": ("show fields that increase toward one side", "shows a field that increases"),
-    "field peaks": ("show fields with separate peaks", "shows a field with peaks"),
+    "no peak": ("show distributions with no clear peak", "shows a distribution with no clear peak"),
+    "gradient": (
+        "show fields that increase toward one side",
+        "shows a field that increases toward one side",
+    ),
+    "field peaks": ("show fields with separate peaks", "shows a field with separate peaks"),
     "patchy": ("show patchy fields", "shows a patchy field"),
 }
 

@@ -137,3 +137,16 @@ def test_level2_and_level3_name_the_same_tallest_bar(composed: list[dict[str, An
                     rows[(panel["index"], 3)],
                 )
     assert checked >= 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 6))
+def test_silhouette_matches_scikit_learn(seed: int, k: int) -> None:
+    from scipy.spatial.distance import pdist, squareform
+
+    rng = np.random.default_rng(seed)
+    points = rng.normal(0, 1, (40, 2)) + rng.integers(0, 3, (40, 1)) * 4
+    labels = rng.integers(0, k, 40)
+    labels[:k] = np.arange(k)  # every label used (scikit-learn wants two or more)
+    ours = features.silhouette(squareform(pdist(points)), labels)
+    assert ours == pytest.approx(silhouette_score(points, labels), abs=1e-9)
