@@ -32,7 +32,7 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import contour_trends, hedges
+from figgen.vqa import contour_trends, features, hedges
 from figgen.vqa.colormap_words import colormap_sentence
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
@@ -354,7 +354,7 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     how = hedges.direction_words(plane[1]) if plane else None
     if plane and how:
         return [f"The values increase {how} from {plane[0]}; {extremes}."]
-    peaks = contour_trends.drawn_peaks(panel, max_candidates=PATCHY)
+    peaks = features.field_peaks(panel, PATCHY)  # measured once, shared with the summary
     if peaks == 1:
         return [f"The field rises to a single peak; {extremes}."]
     if peaks is not None and 1 < peaks <= MAX_NAMED_PEAKS:

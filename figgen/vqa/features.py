@@ -199,17 +199,37 @@ def silhouette(distances: np.ndarray, labels: np.ndarray) -> float:
     return float(np.where(own > 0, score, 0.0).mean())
 
 
+def cuts(tree: np.ndarray, n: int, ks: range) -> dict[int, np.ndarray]:
+    """Labels (0..k-1) of the k-group cut of a linkage for each k in ``ks``: the first n - k
+    merges joined (what ``fcluster(tree, k, "maxclust")`` gives for Ward's monotone merges)."""
+    parent = list(range(2 * n - 1))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    out = {}
+    for merged, (a, b, *_) in enumerate(tree, start=1):
+        parent[root(int(a))] = parent[root(int(b))] = n + merged - 1
+        k = n - merged
+        if k in ks:
+            roots = [root(i) for i in range(n)]
+            out[k] = np.unique(roots, return_inverse=True)[1]
+    return out
+
+
 @lru_cache(maxsize=1024)
 def _groups(raw: bytes, n: int) -> Groups | None:
-    from scipy.cluster.hierarchy import cut_tree, linkage
+    from scipy.cluster.hierarchy import linkage
     from scipy.spatial.distance import pdist, squareform
 
     points = np.frombuffer(raw, dtype=float).reshape(n, 2)
-    tree = linkage(points, method="ward")
     distances = squareform(pdist(points))
-    splits = cut_tree(tree, n_clusters=list(range(2, MAX_GROUPS + 1)))  # one column per k
+    splits = cuts(linkage(points, method="ward"), n, range(2, MAX_GROUPS + 1))
     best: Groups | None = None
-    for k, labels in zip(range(2, MAX_GROUPS + 1), splits.T, strict=True):
+    for k, labels in sorted(splits.items()):
         sizes = np.bincount(labels)
         if len(sizes) != k or sizes.min() < max(3, MIN_GROUP_SHARE * n):
             continue
@@ -217,3 +237,21 @@ def _groups(raw: bytes, n: int) -> Groups | None:
         if score >= GROUPS_SILHOUETTE and thins_between(points, labels):
             best = Groups(k, score)  # the finest split that still shows: every gap is seen
     return best
+
+
+def field_peaks(panel: dict[str, Any], max_candidates: int) -> int | None:
+    """:func:`figgen.vqa.contour_trends.drawn_peaks` of a contour panel, measured once for
+    its description and its figure's summary."""
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    levels = tuple(float(v) for v in panel["data"].get("levels") or [])
+    return _field_peaks(z.tobytes(), z.shape, levels, max_candidates)
+
+
+@lru_cache(maxsize=256)
+def _field_peaks(
+    raw: bytes, shape: tuple[int, ...], levels: tuple[float, ...], max_candidates: int
+) -> int | None:
+    from figgen.vqa.contour_trends import drawn_peaks
+
+    z = np.frombuffer(raw, dtype=float).reshape(shape)
+    return drawn_peaks({"data": {"z": z, "levels": list(levels)}}, max_candidates=max_candidates)

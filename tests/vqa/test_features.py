@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from records import composed_records
 from scipy.signal import find_peaks
 from sklearn.cluster import KMeans
 from sklearn.metrics import silhouette_score
@@ -98,22 +99,7 @@ def test_a_line_a_square_and_one_blob_are_no_groups(shape: str) -> None:
 
 @pytest.fixture(scope="module")
 def composed() -> list[dict[str, Any]]:
-    from figgen.compose import sample_figure
-    from figgen.record import make_record
-
-    cfg = load_config("small")
-    return [
-        make_record(
-            sample_figure(cfg, 11, i),
-            elements=[],
-            width=0,
-            height=0,
-            repair={},
-            generator_version="test",
-            image_file="unrendered.png",
-        )
-        for i in range(60)
-    ]
+    return composed_records(load_config("small"), 11, 60)
 
 
 def test_level2_and_level3_name_the_same_tallest_bar(composed: list[dict[str, Any]]) -> None:
@@ -150,3 +136,17 @@ def test_silhouette_matches_scikit_learn(seed: int, k: int) -> None:
     labels[:k] = np.arange(k)  # every label used (scikit-learn wants two or more)
     ours = features.silhouette(squareform(pdist(points)), labels)
     assert ours == pytest.approx(silhouette_score(points, labels), abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(8, 60))
+def test_cuts_match_scipy_fcluster(seed: int, n: int) -> None:
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    points = np.random.default_rng(seed).normal(0, 1, (n, 2))
+    tree = linkage(points, method="ward")
+    for k, labels in features.cuts(tree, n, range(2, 7)).items():
+        theirs = fcluster(tree, k, criterion="maxclust")
+        # the same partition: each of our groups is one of theirs
+        assert len(set(zip(labels.tolist(), theirs.tolist(), strict=True))) == k
+        assert len(set(labels.tolist())) == k

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from records import composed_records
 
 from figgen.config import FigureConfig
 from figgen.vqa import describe_record
@@ -19,22 +20,7 @@ CLAUSE = re.compile(r"(?<=[.;])\s+")
 
 @pytest.fixture(scope="module")
 def described() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    from figgen.compose import sample_figure
-    from figgen.record import make_record
-
-    cfg = FigureConfig()  # the default mix: up to 25 panels a figure
-    records = [
-        make_record(
-            sample_figure(cfg, 23, i),
-            elements=[],
-            width=0,
-            height=0,
-            repair={},
-            generator_version="test",
-            image_file="unrendered.png",
-        )
-        for i in range(30)
-    ]
+    records = composed_records(FigureConfig(), 23, 30)  # the default mix: up to 25 panels
     return [(record, describe_record(record)) for record in records]
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from records import composed_records
 
 from figgen.config import load_config
 from figgen.vqa import describe_record
@@ -67,22 +68,7 @@ def pace(tmp_path_factory: pytest.TempPathFactory) -> float:
 
 
 def _records(n: int) -> list[dict[str, Any]]:
-    from figgen.compose import sample_figure
-    from figgen.record import make_record
-
-    cfg = load_config("small")
-    return [
-        make_record(
-            sample_figure(cfg, 23, i),
-            elements=[],
-            width=0,
-            height=0,
-            repair={},
-            generator_version="test",
-            image_file="unrendered.png",
-        )
-        for i in range(n)
-    ]
+    return composed_records(load_config("small"), 23, n)
 
 
 def test_a_spelled_out_symbol_is_heard(pace: float, tmp_path: Path) -> None:
