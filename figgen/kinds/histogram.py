@@ -319,7 +319,7 @@ def _no_peak(drawn: features.Bars, tallest: str) -> str:
             f"{end} end, near {tallest}."
         )
     return (
-        f"No bar stands out from the others beyond counting noise; the tallest is near {tallest}."
+        f"No separate peak stands out from the counting noise; the tallest bar is near {tallest}."
     )
 
 
