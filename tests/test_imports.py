@@ -15,6 +15,7 @@ ROOT = Path(figgen.__file__).parent
 VOCABULARY = (
     *("families", "trends", "wording", "numbers", "series_questions", "findings", "item"),
     *("hedges", "readout", "spoken", "series", "measures", "contour_trends", "colors"),
+    *("features", "math_words", "colormap_words"),
 )
 
 

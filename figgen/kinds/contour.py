@@ -32,7 +32,8 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import contour_trends, hedges
+from figgen.vqa import contour_trends, features, hedges
+from figgen.vqa.colormap_words import colormap_sentence
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
@@ -255,7 +256,7 @@ class ContourKind(KindHooks):
             levels = count(len(data.levels), "level")
             out = [f"It is drawn as {how} with {levels}."]
             if style.get("colormap"):
-                out.append(f"Colours follow the {style['colormap']} colormap.")
+                out.append(colormap_sentence(style["colormap"]))
             return out
         z = np.asarray(data.z, dtype=float)
         if level == 2:
@@ -333,13 +334,15 @@ def _where(z: np.ndarray, pick: Callable[[np.ndarray], Any]) -> str:
     rows, cols = z.shape
     vertical = ("lower", "middle", "upper")[min(int(3 * row / rows), 2)]
     horizontal = ("left", "middle", "right")[min(int(3 * col / cols), 2)]
+    # each of the nine places is named so that no name contains another ("the right edge"
+    # would also cover "the lower right"): corners, middles of edges, the centre
     if vertical == horizontal == "middle":
         return "the centre"
     if vertical == "middle":
-        return f"the {horizontal} edge"
+        return f"the middle of the {horizontal} edge"
     if horizontal == "middle":
-        return f"the {'top' if vertical == 'upper' else 'bottom'}"
-    return f"the {vertical} {horizontal}"
+        return f"the middle of the {'top' if vertical == 'upper' else 'bottom'} edge"
+    return f"the {vertical} {horizontal} corner"
 
 
 def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
@@ -347,12 +350,13 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     out = [found.sentence for found in _findings(panel)]
     if out:
         return out
-    extremes = f"it is highest near {_where(z, np.argmax)} and lowest near {_where(z, np.argmin)}"
+    high, low = _where(z, np.argmax), _where(z, np.argmin)
+    extremes = f"it is highest near {high}" + (f" and lowest near {low}" if low != high else "")
     plane = hedges.field_direction(panel)
     how = hedges.direction_words(plane[1]) if plane else None
     if plane and how:
         return [f"The values increase {how} from {plane[0]}; {extremes}."]
-    peaks = contour_trends.drawn_peaks(panel, max_candidates=PATCHY)
+    peaks = features.field_peaks(panel, PATCHY)  # measured once, shared with the summary
     if peaks == 1:
         return [f"The field rises to a single peak; {extremes}."]
     if peaks is not None and 1 < peaks <= MAX_NAMED_PEAKS:

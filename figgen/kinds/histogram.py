@@ -24,7 +24,7 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Section, within
 from figgen.spec import FigureStyle, PanelSpec, Scale
-from figgen.vqa import answerable, hedges, trends
+from figgen.vqa import answerable, features, hedges, trends
 from figgen.vqa.families import ERROR_BARS, RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.numbers import round_sig
@@ -245,12 +245,11 @@ class HistogramKind(KindHooks):
         read_value = axis_reading(ctx, panel, value_axis, edges)
         if level == 2:
             read_count = axis_reading(ctx, panel, count_axis, [0, *counts]).whole()
-            top = int(np.argmax(counts))
-            centre = (edges[top] + edges[top + 1]) / 2
+            drawn = features.bars(panel)
             return [
                 f"The bars cover values {read_value.span(edges[0], edges[-1])}; the "
-                f"tallest bar holds about {read_count.number(counts[top])} at about "
-                f"{read_value.say(centre)}.",
+                f"tallest bar holds about {read_count.number(drawn.tallest_count)} at about "
+                f"{read_value.say(drawn.tallest_centre)}.",
                 f"The underlying data ({count(len(data.samples), 'value')}) have mean "
                 f"{read_value.say(statistics.fmean(data.samples))}.",
             ]
@@ -280,42 +279,49 @@ def _findings(panel: dict[str, Any]) -> list[Finding]:
 
 
 def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list[str]:
-    """Level 3: the strict findings where they hold, else the drawn shape with a hedge."""
+    """Level 3: the drawn bars' shape, from the measured :func:`figgen.vqa.features.bars`
+    (the same tallest bar as Level 2, the same peaks as the ``n_modes`` question)."""
     strict = {found.family.name: found.sentence for found in _findings(panel)}
     skew = hedges.histogram_skew(panel)
+    drawn = features.bars(panel)
+    tallest = say(drawn.tallest_centre)
     if skew is None:
-        top = int(np.argmax(panel["data"]["counts"]))
-        edges = panel["data"]["bin_edges"]
-        centre = say((edges[top] + edges[top + 1]) / 2)
-        return [f"It has too few filled bars to show a shape; most values lie near {centre}."]
+        return [f"It has too few filled bars to show a shape; most values lie near {tallest}."]
     n = len(panel["data"]["samples"])
     if n < FEW_SAMPLES:  # a handful of values: the bars hint at a shape, no more
         lean = skew.words.split(",")[0].replace("roughly symmetric", "about even on both sides")
         return [f"With only {count(n, 'value')}, the bars look {lean}."]
-    peaks = hedges.histogram_peaks(panel)
-    tallest = say(_tallest(panel, peaks)) if peaks else None
-    if N_MODES.name in strict:  # the strict count holds: said without a hedge
-        out = [f"The distribution has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
-    elif 1 < len(peaks) <= MAX_NAMED_PEAKS:
-        out = [f"The distribution possibly has {count(len(peaks), 'peak')}{_near(peaks, say)}."]
-    elif len(peaks) > MAX_NAMED_PEAKS:
-        out = [f"Its bars rise and fall in {count(len(peaks), 'small peak')}."]
+    peaks = drawn.peak_centres
+    if len(peaks) > MAX_NAMED_PEAKS:
+        out = [f"Its bars rise and fall in {count(len(peaks), 'separate peak')}."]
+    elif len(peaks) > 1:
+        out = [f"The bars rise to {count(len(peaks), 'separate peak')}{_near(peaks, say)}."]
+    elif peaks and drawn.peaks[0] == drawn.tallest:
+        out = [f"It has one main peak, near {tallest}."]
+    elif peaks:
+        out = [f"It has one peak, near {say(peaks[0])}."]
     else:
-        out = [f"It has one main peak, near {tallest}."] if peaks else []
-    if len(peaks) > 1:
-        out.append(f"The tallest is near {tallest}.")
+        out = [_no_peak(drawn, tallest)]
+    if len(peaks) > 1 or (peaks and drawn.peaks[0] != drawn.tallest):
+        out.append(f"The tallest bar is near {tallest}.")
     if len(peaks) <= 1 or len(peaks) > MAX_NAMED_PEAKS or SYMMETRY.name in strict:
         # a skew is a single hump's lean; with several humps it would mislead
         out.insert(0, strict.get(SYMMETRY.name) or f"The distribution is {skew.words}.")
     return out
 
 
-def _tallest(panel: dict[str, Any], peaks: list[float]) -> float:
-    """The peak (bin centre) under the tallest bar among ``peaks``."""
-    edges = np.asarray(panel["data"]["bin_edges"], dtype=float)
-    counts = np.asarray(panel["data"]["counts"], dtype=float)
-    bins = [min(int(np.searchsorted(edges, p)) - 1, len(counts) - 1) for p in peaks]
-    return peaks[int(np.argmax(counts[bins]))]
+def _no_peak(drawn: features.Bars, tallest: str) -> str:
+    """Bars with no peak beyond count noise: level, or tallest at one end of the range."""
+    filled = [i for i, c in enumerate(drawn.counts) if c > 0]
+    if drawn.tallest in (filled[0], filled[-1]) and len(filled) > 2:
+        end = "low" if drawn.tallest == filled[0] else "high"
+        return (
+            "No peak stands out inside the range; the bars are tallest at the "
+            f"{end} end, near {tallest}."
+        )
+    return (
+        f"No separate peak stands out from the counting noise; the tallest bar is near {tallest}."
+    )
 
 
 def _near(peaks: list[float], say: Callable[[float], str]) -> str:

@@ -38,9 +38,10 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import answerable, trends
+from figgen.vqa import answerable, features, trends
+from figgen.vqa.colormap_words import colormap_sentence
 from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.hedges import NO_TREND, scatter_groups, spreads_evenly, trend_clause
+from figgen.vqa.hedges import NO_TREND, spreads_evenly, trend_clause
 from figgen.vqa.readout import axis_reading
 from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
 from figgen.vqa.trends import PointSet
@@ -257,7 +258,7 @@ class ScatterKind(KindHooks):
             out = [f"It shows {count(len(data.x), 'point')}."]
             cmap = panel.get("style", {}).get("colormap")
             if cmap and data.c is not None:
-                out.append(f"Colours follow the {cmap} colormap.")
+                out.append(colormap_sentence(cmap))
             return out
         read_x = axis_reading(ctx, panel, "x", data.x)
         if level == 2:
@@ -269,7 +270,7 @@ class ScatterKind(KindHooks):
                 f"{read_y.say(statistics.median(data.y))}."
             ]
         trend = trend_clause(panel, self.point_sets(panel)[0], plural=True, say_x=read_x.say)
-        groups = scatter_groups(panel, ctx.panel_aspect(panel))
+        groups = features.groups(panel, ctx.panel_aspect(panel))  # what n_clusters agrees with
         if groups is None:
             out = []
             if NO_TREND in trend:  # no trend, but a cloud has a shape
@@ -279,11 +280,10 @@ class ScatterKind(KindHooks):
                 elif spreads_evenly(panel):
                     out.append("The points spread evenly over the panel.")
             return [*out, f"The points {trend}."]
-        n, certain = groups
         out = [
-            f"The points form {count(n, 'separate cluster')}."
-            if certain
-            else f"The points fall into possibly {count(n, 'group')} that partly overlap."
+            f"The points form {count(groups.n, 'separate cluster')}."
+            if groups.separate
+            else f"The points fall into {count(groups.n, 'group')} that partly overlap."
         ]
         if NO_TREND not in trend:  # the groups are the structure; say a trend only if one shows
             out.append(f"Taken together, they {trend}.")

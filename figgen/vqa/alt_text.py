@@ -19,18 +19,24 @@ MAX_ALT = 149
 
 
 def fit(head: str, subject: str, *, limit: int = MAX_ALT) -> str:
-    """``head`` then ``subject`` and a full stop, the subject cut at a word to fit ``limit``."""
-    text = f"{head}{subject}."
-    if len(text) <= limit:
-        return text
-    words = subject.split(" ")
-    while words and len(f"{head}{' '.join(words)}...") > limit - 1:  # room for a quote
-        words.pop()
-    if not words:
-        return head.rstrip(" ,:;")[: limit - 1].rstrip() + "."
-    cut = " ".join(words).rstrip(' ,;:"')
-    close = '"' if cut.count('"') % 2 else ""  # a cut quotation still ends
-    return f"{head}{cut}...{close}"
+    """``head`` then ``subject`` and a full stop, or the head alone where that would not fit.
+
+    Nothing is cut mid-word or mid-label: a subject that does not fit whole is left out, and
+    a head too long on its own is shortened at a word boundary before the last clause.
+    """
+    return compose([f"{head}{subject}.", f"{head}."], limit=limit)
+
+
+def compose(candidates: list[str], *, limit: int = MAX_ALT) -> str:
+    """The first candidate that fits ``limit``; else the last cut back to whole clauses."""
+    for text in candidates:
+        if len(text) <= limit:
+            return text
+    text = candidates[-1]
+    for stop in (": ", "; ", ", ", " "):
+        while len(text) > limit and stop in text:
+            text = text[: text.rindex(stop)].rstrip(" ,:;") + "."
+    return text if len(text) <= limit else ""
 
 
 def subject(panel: dict[str, Any]) -> str:
@@ -45,9 +51,19 @@ def subject(panel: dict[str, Any]) -> str:
     return ""
 
 
+def subjects(panel: dict[str, Any]) -> list[str]:
+    """The ways to name a panel's subject, richest first (each whole, or none)."""
+    x, y = panel.get("xlabel"), panel.get("ylabel")
+    out = [subject(panel)]
+    if x and y:
+        out.append(f' of "{spoken(y)}"')
+    return [*out, ""]
+
+
 def panel_alt_text(panel: dict[str, Any]) -> str:
     """'Line plot of "flux" against "time".'"""
-    return fit(cap(noun(panel["kind"])), subject(panel))
+    head = cap(noun(panel["kind"]))
+    return compose([f"{head}{about}." for about in subjects(panel)])
 
 
 def figure_alt_text(panels: list[dict[str, Any]], rows: int, cols: int) -> str:
@@ -59,11 +75,13 @@ def figure_alt_text(panels: list[dict[str, Any]], rows: int, cols: int) -> str:
     grid = f"in {count(rows, 'row')}" if cols == 1 else f"in {count(cols, 'column')}"
     if rows > 1 and cols > 1:
         grid = f"in {count(rows, 'row')} and {count(cols, 'column')}"
-    head = f"Figure of {len(panels)} panels {grid}: {inventory}"
+    short = f"Figure of {len(panels)} panels {grid}"
+    head = f"{short}: {inventory}"
     first = next((p for p in panels if p.get("title")), panels[0])
-    about = subject(first)
-    if about.startswith(", titled"):
-        about = "; the first titled" + about.removeprefix(", titled")
-    elif about:
-        about = "; the first" + about
-    return fit(head, about)
+    abouts = []
+    for about in subjects(first)[:-1]:
+        if about.startswith(", titled"):
+            abouts.append("; the first titled" + about.removeprefix(", titled"))
+        elif about:
+            abouts.append("; the first" + about)
+    return compose([*(f"{head}{a}." for a in abouts), f"{head}.", f"{short}."])

@@ -2,10 +2,12 @@
 
 Level 1 says what is there (panel types, titles, axes, marks), Level 2 gives the values a reader
 would take off the axes (rounded to the tick precision, :mod:`figgen.vqa.readout`), Level 3
-says what the drawing shows, with hedges sized to the evidence (:mod:`figgen.vqa.hedges`; the
-strict verdicts of :mod:`figgen.vqa.trends` where they hold). Every text is spoken: inline LaTeX
-is read out (:mod:`figgen.vqa.spoken`) while the record keeps it raw. Each row carries a short
-``alt_text`` (:mod:`figgen.vqa.alt_text`) beside the long ``text``.
+says what the drawing shows, from the measured features the questions use
+(:mod:`figgen.vqa.features`), with hedges sized to the evidence (:mod:`figgen.vqa.hedges`;
+the strict verdicts of :mod:`figgen.vqa.trends` where they hold). The figure's Level 2 and 3
+summarise across panels within a word budget (:mod:`figgen.vqa.figure_summary`). Every text
+is spoken: inline LaTeX is read out (:mod:`figgen.vqa.spoken`) while the record keeps it raw.
+Each row carries a short ``alt_text`` (:mod:`figgen.vqa.alt_text`) beside the long ``text``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from figgen.kinds import KINDS, noun
 from figgen.vqa.alt_text import figure_alt_text, panel_alt_text
 from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_describe import cross_panel_sentences
+from figgen.vqa.figure_summary import figure_level2, figure_level3
 from figgen.vqa.hedges import distinct
 from figgen.vqa.spoken import quoted
 from figgen.vqa.wording import cap, count, join
@@ -48,18 +51,6 @@ def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str
 
 def _paragraph(sentences: list[str]) -> str:
     return " ".join(distinct(sentences))
-
-
-def _block(location: str, sentences: list[str]) -> str:
-    """A panel's sentences as one sentence of a figure description: "The left panel: a; b."
-
-    One sentence per panel, so two panels that read alike never repeat a sentence.
-    """
-    parts = [s.removesuffix(".") for s in distinct(sentences)]
-    parts = [
-        p if i == 0 or p[1:2].isupper() else p[:1].lower() + p[1:] for i, p in enumerate(parts)
-    ]
-    return f"{cap(location)}: " + "; ".join(parts) + "."
 
 
 def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -97,14 +88,8 @@ def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
     level2 = {p["index"]: distinct(KINDS[p["kind"]].describe(ctx, p, 2)) for p in panels}
     level3 = {p["index"]: panel_trend_sentences(ctx, p) for p in panels}
     add("figure", None, 1, _paragraph(summary))
-    add(
-        "figure",
-        None,
-        2,
-        _paragraph([_block(ctx.location(p), level2[p["index"]]) for p in panels]),
-    )
-    stated = [_block(ctx.location(p), level3[p["index"]]) for p in panels if level3[p["index"]]]
-    add("figure", None, 3, _paragraph(stated + cross_panel_sentences(ctx)) or _NOTHING)
+    add("figure", None, 2, figure_level2(ctx, level2))
+    add("figure", None, 3, figure_level3(ctx, level3, cross_panel_sentences(ctx)) or _NOTHING)
     for p in panels:
         add("panel", p, 1, _paragraph(_panel_level1(ctx, p)))
         add("panel", p, 2, _paragraph(level2[p["index"]]))

@@ -12,12 +12,8 @@ Trend of a point set: Pearson r of the drawn points. |r| >= 0.85 "rises strongly
     loose rising trend", and below that "no clear trend". A line whose fitted rise over its x
     range is under 15% of the panel's drawn y span "rises slightly, staying nearly level".
 Histogram shape: the skewness of the drawn bars: below 0.25 in size "roughly symmetric",
-    below 0.6 "slightly skewed", else "clearly skewed"; the peaks of the drawn counts (3-bin
-    moving average, the 75% / 10% rule of :func:`figgen.vqa.measures.peak_indices`) are said as
-    "possibly" unless the generating mixture agrees under every stable rule.
-Scatter groups: on linear axes, generating centres at least as far apart as the sum of the
-    clusters' RMS radii are "possibly k groups that partly overlap" (the strict rule wants
-    twice that).
+    below 0.6 "slightly skewed", else "clearly skewed". Peaks and scatter groups are measured
+    features of the drawing (:mod:`figgen.vqa.features`), stated as measured.
 Contour field: a plane fitted to the drawn field: R^2 >= 0.8 "increase steadily", >= 0.4
     "increase roughly", toward one of eight directions; else its drawn peaks, else "no clear
     trend".
@@ -33,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from figgen.vqa import trends
-from figgen.vqa.measures import display, peak_indices
+from figgen.vqa.measures import display
 from figgen.vqa.trends import PointSet
 
 NO_TREND = "no clear trend"
@@ -179,54 +175,6 @@ def histogram_skew(panel: dict[str, Any]) -> Skew | None:
     if sum(c > 0 for c in counts) < 3:
         return None
     return Skew(trends.drawn_skewness(counts, data["bin_edges"]))
-
-
-def histogram_peaks(panel: dict[str, Any]) -> list[float]:
-    """Centres of the bins where the drawn counts (3-bin moving average) peak."""
-    data = panel["data"]
-    counts = np.asarray(data["counts"], dtype=float)
-    edges = np.asarray(data["bin_edges"], dtype=float)
-    if len(counts) < 3:
-        return []
-    smoothed = np.convolve(np.pad(counts, 1, mode="edge"), np.ones(3) / 3, mode="valid")
-    peaks = peak_indices(smoothed)
-    return [float((edges[i] + edges[i + 1]) / 2) for i in peaks]
-
-
-def scatter_groups(panel: dict[str, Any], aspect: float) -> tuple[int, bool] | None:
-    """(number of groups, certain) for a Gaussian-mixture scatter, or None where none show.
-
-    Certain where the strict :func:`figgen.vqa.trends.n_clusters` rule holds. Otherwise the
-    points are assigned to the nearest generating centre, with the data range stretched to the
-    panel's pixel shape; linear axes only, since the stored centres are in data units.
-    """
-    strict = trends.n_clusters(panel, aspect)
-    if strict is not None:
-        return strict, True
-    centres = trends.cluster_centres(panel.get("params", {}))
-    if panel.get("distribution") != "gmm" or centres is None or len(centres) < 2:
-        return None
-    if not trends.linear_axes(panel):
-        return None
-    points = np.column_stack([panel["data"]["x"], panel["data"]["y"]]).astype(float)
-    low, span = points.min(0), np.ptp(points, 0)
-    if np.any(span == 0) or len(points) < 3 * len(centres):
-        return None
-    shape = np.array([1.0, aspect])
-    unit = (points - low) / span * shape
-    c = (np.asarray(centres) - low) / span * shape
-    nearest = np.argmin(((unit[:, None, :] - c[None, :, :]) ** 2).sum(-1), axis=1)
-    radii = []
-    for k in range(len(c)):
-        members = unit[nearest == k]
-        if len(members) < 3:
-            return None
-        radii.append(float(np.sqrt(((members - c[k]) ** 2).sum(1).mean())))
-    for i in range(len(c)):
-        for j in range(i + 1, len(c)):
-            if np.linalg.norm(c[i] - c[j]) < radii[i] + radii[j]:
-                return None
-    return len(c), False
 
 
 _COMPASS = (

@@ -18,6 +18,8 @@ from pylatexenc import latex2text as l2t
 from pylatexenc import latexwalker as lw
 from pylatexenc import macrospec as ms
 
+from figgen.vqa.math_words import symbols_to_words
+
 _FONTS = {
     "mathcal": "script ",
     "mathscr": "script ",
@@ -51,6 +53,7 @@ _BEFORE = {"vec": "vector ", "sqrt": "square root of "}
 _SYMBOLS = {"backslash": " set minus ", "setminus": " set minus ", "prime": " prime "}
 _POWERS = {"2": "squared", "3": "cubed", "'": "prime", "prime": "prime", "*": "star", "∗": "star"}
 _LEFTOVER = re.compile(r"[\\$_^{}]")
+_BARE_SCRIPT = re.compile(r"([_^])\s*(\\[A-Za-z]+\s*\{[^{}]*\})")
 
 
 def _script_text(node: Any, l2tobj: Any) -> str:
@@ -115,12 +118,14 @@ def _contexts() -> tuple[Any, Any]:
 def spoken(text: str) -> str:
     """``text`` with its inline LaTeX read out: "$\\mathcal{I}_2$ flux" -> "script I sub 2 flux".
 
-    The result holds no ``$``, backslash, brace, ``_`` or ``^``; whitespace is collapsed.
+    The result holds only letters, digits, spaces and punctuation: symbols are read as words
+    (:mod:`figgen.vqa.math_words`); whitespace is collapsed.
     """
     if not _LEFTOVER.search(text):
-        return " ".join(text.split())
+        return symbols_to_words(" ".join(text.split()))
     walker_context, converter = _contexts()
     escaped = re.sub(r"(?<!\\)%", r"\\%", text)  # a bare % would start a LaTeX comment
+    escaped = _BARE_SCRIPT.sub(r"\1{\2}", escaped)  # "_\mathrm{c}": the script is all of it
     try:
         nodes, _, _ = lw.LatexWalker(
             escaped, latex_context=walker_context, tolerant_parsing=True
@@ -133,7 +138,7 @@ def spoken(text: str) -> str:
     plain = "".join(
         c for c in unicodedata.normalize("NFC", plain) if unicodedata.category(c) != "Mn"
     )
-    plain = " ".join(plain.split())
+    plain = symbols_to_words(" ".join(plain.split()))
     return re.sub(r"\( ", "(", re.sub(r" ([),;:])", r"\1", plain))
 
 

@@ -26,14 +26,16 @@ Modes (histogram from a Gaussian mixture): both axes linear, >= 200 samples, >= 
     >= 20 samples per non-empty bin; the peaks of the mixture density over the drawn bin
     range, counted by :func:`figgen.vqa.measures.count_peaks` (a peak must reach 10% of the
     tallest and dip to 75% of its height before any taller one), must not change when the dip
-    is 95% or the floor 20%, and must equal the peaks of the drawn counts (3-bin moving
-    average, 75% / 10% rule).
+    is 95% or the floor 20%, and must equal the peaks of the drawn counts that stand out from
+    bin-count noise (:func:`figgen.vqa.features.bars`, what the descriptions state).
 Clusters (scatter from a Gaussian mixture): both axes linear (the stored centres are in data
     units); with the drawn data range scaled to the panel's pixel shape, every point is
     assigned to its nearest generating centre; each cluster must hold >= 10 points, and every
     two centres must be at least 2 x (r_i + r_j) apart, where r is a cluster's RMS radius (for
     round Gaussian clusters about 5.7 standard deviations, so their 2-sigma outlines do not
-    touch). The answer is the number of components.
+    touch), and the drawn grouping (:func:`figgen.vqa.features.groups`, what descriptions
+    state) must find as many groups (one component: no groups). The answer is the number of
+    components.
 Contour fields (gradient direction, peaks): see :mod:`figgen.vqa.contour_trends`.
 """
 
@@ -45,6 +47,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from figgen.vqa import features
 from figgen.vqa.measures import count_peaks, display, linear_fit
 
 Linearity = Literal["linear", "nonlinear"]
@@ -223,8 +226,7 @@ def n_modes(panel: dict[str, Any]) -> int | None:
     if len(verdicts) != 1:
         return None
     truth = verdicts.pop()
-    smoothed = np.convolve(np.pad(counts, 1, mode="edge"), np.ones(3) / 3, mode="valid")
-    return truth if count_peaks(smoothed) == truth else None
+    return truth if len(features.bars(panel).peaks) == truth else None
 
 
 def cluster_centres(params: dict[str, Any]) -> list[tuple[float, float]] | None:
@@ -265,4 +267,6 @@ def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
         for j in range(i + 1, len(c)):
             if np.linalg.norm(c[i] - c[j]) < CLUSTER_GAP * (radii[i] + radii[j]):
                 return None
-    return len(c)
+    drawn = features.groups(panel, aspect)
+    shown = drawn.n if drawn is not None else 1  # no split shows: one cloud
+    return len(c) if shown == len(c) else None

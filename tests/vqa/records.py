@@ -252,3 +252,22 @@ def mixed_record(seed: int = 0, index: int = 0) -> dict[str, Any]:
         histogram_panel(rng, distribution="linear", slope=1.0),
     ]
     return make_record(panels, 2, 3, index=index)
+
+
+def composed_records(config: Any, seed: int, n: int) -> list[dict[str, Any]]:
+    """Records of figures 0..n-1 of a build, from their specs alone (no rendering, no boxes)."""
+    from figgen.compose import sample_figure
+    from figgen.record import make_record
+
+    return [
+        make_record(
+            sample_figure(config, seed, i),
+            elements=[],
+            width=0,
+            height=0,
+            repair={},
+            generator_version="test",
+            image_file="unrendered.png",
+        )
+        for i in range(n)
+    ]

@@ -32,7 +32,10 @@ def _lines(colors: tuple[str, ...], styles: tuple[str, ...], *, legend: bool = F
 def test_legend_labels_name_lines_first_and_are_spoken() -> None:
     panel = _lines(("#1f77b4", "#1f77b4"), ("-", "-"), legend=True)
     panel["data"]["series"][0]["label"] = r"$\alpha_1$"
-    assert described_names(panel) == ['the line labelled "α sub 1"', 'the line labelled "series 1"']
+    assert described_names(panel) == [
+        'the line labelled "alpha sub 1"',
+        'the line labelled "series 1"',
+    ]
 
 
 def test_same_colour_lines_are_told_apart_by_line_style() -> None:
@@ -92,8 +95,8 @@ def test_tick_spacing_comes_from_the_drawn_tick_labels() -> None:
 def test_log_axes_and_units_are_said() -> None:
     panel = {"index": 0, "xscale": "log", "xlabel": r"frequency [$\mu$Hz]"}
     reading = axis_reading(None, panel, "x", [1.0, 1000.0])
-    assert reading.log and reading.unit == "μHz"
-    assert reading.span(0.0123, 4567.0) == "from 0.012 to 4600 μHz on a logarithmic scale"
+    assert reading.log and reading.unit == "mu Hz"
+    assert reading.span(0.0123, 4567.0) == "from 0.012 to 4600 mu Hz on a logarithmic scale"
     assert axis_unit("time (s)") == "s" and axis_unit("$\\sigma(x)$") is None
 
 
@@ -106,13 +109,25 @@ def test_numbers_read_aloud() -> None:
 
 @given(st.text(min_size=0, max_size=300), st.text(min_size=0, max_size=80))
 def test_alt_text_always_fits(head: str, subject: str) -> None:
-    assert len(fit(head[:120], subject)) <= MAX_ALT
+    alt = fit(head[:120], subject)
+    assert len(alt) <= MAX_ALT
+    assert alt in (f"{head[:120]}{subject}.", f"{head[:120]}.")  # whole, never cut
 
 
 def test_alt_text_names_kind_count_and_subject() -> None:
     panel = {"kind": "line", "title": None, "xlabel": "time", "ylabel": r"$\Phi$ flux"}
-    assert panel_alt_text(panel) == 'Line plot of "Φ flux" against "time".'
+    assert panel_alt_text(panel) == 'Line plot of "capital phi flux" against "time".'
     panels = [dict(panel, kind="histogram", title="A " * 100)] + [panel] * 3
     alt = figure_alt_text(panels, 2, 2)
     assert alt.startswith("Figure of 4 panels in two rows and two columns: three line plots")
-    assert len(alt) < 150 and alt.endswith('..."')
+    assert len(alt) < 150 and "..." not in alt and "A A" not in alt  # the long title left out
+    assert alt.count('"') % 2 == 0 and alt.endswith('"capital phi flux".')
+
+
+@given(st.text(alphabet="ab ", min_size=1, max_size=200), st.integers(1, 25))
+def test_alt_text_quotes_only_whole_labels(title: str, n: int) -> None:
+    panel = {"kind": "scatter", "title": title, "xlabel": "x", "ylabel": "y"}
+    for alt in (panel_alt_text(panel), figure_alt_text([panel] * n, 1, n)):
+        assert 0 < len(alt) <= MAX_ALT and "..." not in alt
+        quoted = alt.split('"')[1::2]
+        assert all(q in (" ".join(title.split()), "x", "y") for q in quoted), alt

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from records import composed_records
 from scipy import stats
 
 from figgen.config import load_config
@@ -33,22 +34,7 @@ def sentences(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def composed() -> list[dict[str, Any]]:
-    from figgen.compose import sample_figure
-    from figgen.record import make_record
-
-    cfg = load_config("small")
-    return [
-        make_record(
-            sample_figure(cfg, SEED, i),
-            elements=[],
-            width=0,
-            height=0,
-            repair={},
-            generator_version="test",
-            image_file="unrendered.png",
-        )
-        for i in range(N_FIGURES)
-    ]
+    return composed_records(load_config("small"), SEED, N_FIGURES)
 
 
 @pytest.fixture(scope="module")

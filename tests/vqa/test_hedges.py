@@ -148,7 +148,9 @@ def test_skew_words_follow_the_skewness_of_the_drawn_bars(draw: Any, words: str)
 def test_two_separated_modes_are_named_at_their_means() -> None:
     panel = histogram_panel(np.random.default_rng(2), means=(0.0, 8.0), bins=40)
     text = _panel_text(panel)
-    found = re.search(r"The distribution has two peaks, near (-?[\d.]+) and (-?[\d.]+)\. ", text)
+    found = re.search(
+        r"The bars rise to two separate peaks, near (-?[\d.]+) and (-?[\d.]+)\. ", text
+    )
     assert found is not None, text
     near = found.groups()
     width = panel["data"]["bin_edges"][1] - panel["data"]["bin_edges"][0]
@@ -171,7 +173,7 @@ def test_clusters_far_apart_are_certain_and_closer_ones_are_hedged() -> None:
     centres = [[0.0, 0.0], [1.6, 1.6], [3.2, 0.0]]  # about 4.5 standard deviations apart
     close = scatter_panel(rng, distribution="gmm", n=90, centres=centres)
     assert 0.4 < _silhouette(close) < 0.75  # visible groups, but they touch
-    assert _panel_text(close) == "The points fall into possibly three groups that partly overlap."
+    assert _panel_text(close) == "The points fall into three groups that partly overlap."
     merged = scatter_panel(rng, distribution="gmm", n=90, centres=[[0.0, 0.0], [0.5, 0.5]])
     assert _silhouette(merged) < 0.4
     assert "group" not in _panel_text(merged) and "cluster" not in _panel_text(merged)

@@ -23,13 +23,16 @@ LEFTOVER = re.compile(r"[\\$_^{}]")
         (r"$x^{2}$ and $r^3$", "x squared and r cubed"),
         (r"$e^{-x}$", "e to the power -x"),
         (r"$\mathcal{S}^{\prime}$", "script S prime"),
-        (r"$\tilde{p}$ and $\hat{\sigma}_{z}$", "p tilde and σ hat sub z"),
+        (r"$\tilde{p}$ and $\hat{\sigma}_{z}$", "p tilde and sigma hat sub z"),
         (r"$\vec{v}$", "vector v"),
         (r"$\mathbb{R}^n$", "double-struck R to the power n"),
-        (r"$\varphi_{i}\in \Delta(A)\backslash K$", "φ sub i ∈Δ(A) set minus K"),
+        (r"$\varphi_{i}\in \Delta(A)\backslash K$", "phi sub i in capital delta (A) set minus K"),
         (r"$\sqrt{2}$", "square root of 2"),
-        (r"$k\approx 24~{\rm rad}$", "k≈ 24 rad"),
-        (r"$\alpha$ flux", "α flux"),
+        (r"$k\approx 24~{\rm rad}$", "k approximately 24 rad"),
+        (r"$f_\mathrm{c}$", "f sub c"),
+        (r"$\langle i,j\rangle\in E$", "angle bracket i,j close angle bracket in E"),
+        (r"$\epsilon \leq 1$", "epsilon less than or equal to 1"),
+        (r"$\alpha$ flux", "alpha flux"),
         ("50% of  plain words", "50% of plain words"),
         (r"$MAE_{}^{l}$", "MAE to the power l"),
     ],
@@ -50,6 +53,19 @@ def test_every_shipped_formula_reads_without_symbols() -> None:
         assert not any(unicodedata.category(c) == "Mn" for c in said), (formula, said)
         assert not any(0x1D400 <= ord(c) <= 0x1D7FF for c in said), (formula, said)
         assert said.startswith("Flux ") and said.endswith(" value")
+        assert all(plain(c) for c in said), (formula, said)
+
+
+def plain(char: str) -> bool:
+    """Letters and digits of plain ASCII, spaces and punctuation: nothing read as a symbol."""
+    if char.isascii() and (char.isalnum() or char.isspace()):
+        return True
+    return unicodedata.category(char)[0] == "P"
+
+
+def test_every_shipped_formula_is_counted() -> None:
+    text = files("figgen.corpora").joinpath("data/formulas.txt").read_text(encoding="utf-8")
+    assert sum(1 for line in text.splitlines() if line and line[0] != "#") == 1000
 
 
 @given(st.text(max_size=40))
@@ -57,7 +73,8 @@ def test_any_text_comes_out_clean(text: str) -> None:
     said = spoken(text)
     assert not LEFTOVER.search(said)
     assert said == " ".join(said.split())
+    assert all(plain(c) for c in said), (text, said)
 
 
 def test_quoted_wraps_the_spoken_text() -> None:
-    assert quoted(r"$\beta_1$ rate") == '"β sub 1 rate"'
+    assert quoted(r"$\beta_1$ rate") == '"beta sub 1 rate"'
