@@ -82,10 +82,15 @@ def answered_qids(rows: list[dict[str, Any]], model: str, prompt: str = "plain")
 
 
 class AnswerWriter:
-    """Appends rows, flushing each, so a killed run keeps every finished answer."""
+    """Appends rows, flushing each, so a killed run keeps every finished answer.
 
-    def __init__(self, path: str | Path) -> None:
+    ``build`` (the dataset's fingerprint, :mod:`figgen.eval.fingerprint`) is written into
+    every row, so scoring can refuse answers to another build.
+    """
+
+    def __init__(self, path: str | Path, *, build: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
+        self._build = build
         self.path.parent.mkdir(parents=True, exist_ok=True)
         needs_newline = (
             self.path.is_file()
@@ -97,7 +102,10 @@ class AnswerWriter:
             self._handle.write("\n")
 
     def write(self, row: AnswerRow) -> None:
-        self._handle.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+        values = row.to_dict()
+        if self._build is not None:
+            values["build"] = self._build
+        self._handle.write(json.dumps(values, ensure_ascii=False) + "\n")
         self._handle.flush()
 
     def close(self) -> None:

@@ -125,6 +125,13 @@ def run(
     ]
     if len(items) < len(chosen):
         typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")
+    if setup.provider_name == "blind":  # fitted on train: it answers the other splits
+        from figgen.eval.providers.blind import blind_items
+
+        setup.factory_args["items"] = dataset.items
+        unseen = blind_items(dataset.items, items)
+        typer.echo(f"{len(items) - len(unseen)} train-split questions the baseline learns from")
+        items = unseen
     items = items if limit is None else items[:limit]
 
     fmt = _image_format(image_format)
@@ -177,13 +184,18 @@ def score(
     answers: Annotated[list[Path], typer.Option(help="Answers file(s) from figgen eval run.")],
     out: Annotated[Path, typer.Option(help="Report directory (metrics.json, report.md, PNGs).")],
     prices: Annotated[Path | None, typer.Option(help="TOML price overrides.")] = None,
+    allow_other_build: Annotated[
+        bool, typer.Option(help="Score answers made on another build (seed, config, version).")
+    ] = False,
 ) -> None:
     """Score answers per level, family, plot kind and panel count; write metrics and report."""
     from figgen.eval.dataset import load_dataset
     from figgen.eval.prices import load_prices
     from figgen.eval.report import write_report
 
-    metrics = write_report(load_dataset(data), answers, load_prices(prices), out)
+    metrics = write_report(
+        load_dataset(data), answers, load_prices(prices), out, allow_other_build=allow_other_build
+    )
     for name, values in metrics["models"].items():
         accuracy = values["accuracy"]
         typer.echo(
@@ -191,6 +203,13 @@ def score(
             f"{values['rejected']}, accuracy {'n/a' if accuracy is None else f'{accuracy:.3f}'}, "
             f"${values['cost_usd']:.4f}"
         )
+        blind = values.get("blind")
+        if blind and blind["lift"] is not None:
+            near = ", ".join(blind["near_blind"]) or "none"
+            typer.echo(
+                f"{name}: best blind baseline {blind['blind_accuracy']:.3f}, lift over blind "
+                f"{blind['lift']:+.3f}; near blind: {near}"
+            )
     typer.echo(f"report: {out / 'report.md'}")
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from figgen.eval.providers import AskConfig, Provider
     from figgen.eval.runner import RetryPolicy
 
-OFFLINE_PROVIDERS = ("mock", "oracle", "chance")
+OFFLINE_PROVIDERS = ("mock", "oracle", "chance", "blind")
 
 Model = Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")]
 AnswersOut = Annotated[

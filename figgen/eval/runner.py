@@ -23,6 +23,7 @@ from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
+from figgen.eval.fingerprint import build_fingerprint
 from figgen.eval.grounding import PromptMode
 from figgen.eval.image import FigureImage
 from figgen.eval.parse import MAX_REPLY_CHARS, ParsedAnswer, parse_reply
@@ -296,7 +297,8 @@ async def run_questions(
 
     from tqdm.auto import tqdm
 
-    writer = AnswerWriter(out)
+    fingerprint = build_fingerprint(dataset.root)
+    writer = AnswerWriter(out, build=fingerprint and fingerprint.to_dict())
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
     ledger = _Ledger()
