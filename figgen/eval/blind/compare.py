@@ -79,12 +79,12 @@ def compare_family(
     """One family's row: model, best blind baseline, chance, lift and the marks."""
     n = len(items)
     accuracy = sum(model_right) / n
+    # a baseline with nothing to say (a family absent from train) answers wrong
     blind: dict[str, list[bool]] = {
         name: [correct(item, values.get(item.qid)) for item in items]
         for name, values in predictions.items()
-        if any(values.get(item.qid) is not None for item in items)
     }
-    best = max(sorted(blind), key=lambda name: sum(blind[name]), default=None)
+    best = max(blind, key=lambda name: sum(blind[name]), default=None)  # ties: first named
     blind_accuracy = sum(blind[best]) / n if best else None
     family = items[0].family
     entry: dict[str, Any] = {
