@@ -84,10 +84,10 @@ def test_choice_prior_picks_the_choice_most_often_right_when_offered() -> None:
 
 
 def test_template_masks_locations_quotes_and_numbers() -> None:
-    a = item("a", "1", question='In the left panel, how many "alpha" peaks above 3.5?',
-             choices=None, answer_type="integer", family="n_peaks")  # fmt: skip
+    counts: dict[str, Any] = {"choices": None, "answer_type": "integer", "family": "n_peaks"}
+    a = item("a", "1", question='In the left panel, how many "alpha" peaks above 3.5?', **counts)
     b = item("b", "1", question='In the right panel, how many "beta" peaks above 7?',
-             choices=None, answer_type="integer", family="n_peaks", location="the right panel")  # fmt: skip
+             location="the right panel", **counts)  # fmt: skip
     assert masked_question(a) == masked_question(b) == "In <loc>, how many <q> peaks above <n>?"
     pool = [
         item("1", 2, question="Wide question?", choices=None, answer_type="integer"),
