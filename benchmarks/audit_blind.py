@@ -33,6 +33,9 @@ from figgen.vqa.item import QAItem, read_items
 MARGIN = 0.10
 """A blind baseline more than this above chance means a family can be gamed."""
 
+TOO_FEW = 30
+"""Below this many questions a family's blind accuracy is mostly noise: listed apart."""
+
 
 def build_items(out: Path, n: int, seed: int, workers: int) -> list[QAItem]:
     """The build's questions, made by this figgen from its records."""
@@ -68,6 +71,7 @@ def main() -> None:
     print(" | ".join(header))
     gamed: list[str] = []
     fixed: list[str] = []
+    small: list[str] = []
     results: dict[str, dict[str, float]] = {}
     for family in sorted(families):
         group = families[family]
@@ -86,8 +90,13 @@ def main() -> None:
         print(" | ".join([family, str(len(group)), str(classes), chance_text, *cells,
                           f"{best:.3f}", f"{lift:+.3f}"]))  # fmt: skip
         if lift > MARGIN:
-            (fixed if family in FIXED_BY_PAPER else gamed).append(family)
+            if family in FIXED_BY_PAPER:
+                fixed.append(family)
+            else:
+                (small if len(group) < TOO_FEW else gamed).append(family)
     print(f"gamed beyond chance: {', '.join(gamed) or 'none'}")
+    print(f"beyond chance with under {TOO_FEW} questions (too few to measure): "
+          f"{', '.join(small) or 'none'}")  # fmt: skip
     print(
         f"fixed by the paper's distribution (docs/vqa.md), beyond chance: "
         f"{', '.join(fixed) or 'none'}"

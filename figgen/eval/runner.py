@@ -298,7 +298,7 @@ async def run_questions(
     from tqdm.auto import tqdm
 
     fingerprint = build_fingerprint(dataset.root)
-    writer = AnswerWriter(out, build=fingerprint and fingerprint.to_dict())
+    writer = AnswerWriter(out, build=fingerprint.to_dict() if fingerprint else None)
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
     ledger = _Ledger()

@@ -18,32 +18,31 @@ from typing import Any
 
 # fmt: off
 KEEP: dict[str, dict[str, float]] = {
-    "axis_scale": {"linear": 0.09},
-    "error_bars": {"none": 0.14, "y only": 0.75, "x only": 0.9},
-    "linearity": {"nonlinear": 0.22},
-    "trend": {"increasing": 0.75},
+    "axis_scale": {"linear": 0.08},
+    "error_bars": {"none": 0.12, "y only": 0.55, "x only": 0.75},
+    # the question names "the points" of a scatter, a line by its name: balance each kind
+    "linearity/line": {"nonlinear": 0.26},
+    "linearity/scatter": {"nonlinear": 0.16},
     "symmetry": {"symmetric": 0.5},
-    "contour_style": {"both": 0.85},
     "n_clusters": {"1": 0.3},
     "n_modes": {"2": 0.6},
     "n_peaks": {"1": 0.5},
-    "plot_types": {"4 kinds": 0.15},
-    "gradient_direction": {"top to bottom": 0.5},
+    "plot_types": {"1 kinds": 0.35, "4 kinds": 0.1},
+    "titles": {"[]": 0.2},
 }
-"""Per family, the probability an item of an answer class is kept (classes not listed: 1)."""
+"""Per family (or ``family/kind`` where the question's words give the panel's kind away), the
+probability an item of an answer class is kept (classes not listed: 1)."""
 
 SHARE_BOUNDS: dict[str, float] = {
     "axis_scale": 0.6,
     "error_bars": 0.36,
     "linearity": 0.6,
-    "trend": 0.6,
     "symmetry": 0.43,
-    "contour_style": 0.43,
     "n_clusters": 0.5,
     "n_modes": 0.6,
     "n_peaks": 0.5,
-    "plot_types": 0.25,
-    "gradient_direction": 0.43,
+    "plot_types": 0.2,
+    "titles": 0.1,
     "colormap": 0.2,
 }
 """Per balanced family, the largest share any one answer class may have in the default build
@@ -63,7 +62,7 @@ def answer_class(family: str, answer: Any) -> str:
     if family == "plot_types" and isinstance(answer, list):
         return f"{len(answer)} kinds"
     if isinstance(answer, list):
-        return "|".join(map(str, answer))
+        return "|".join(map(str, answer)) or "[]"
     return str(answer)
 
 
@@ -75,9 +74,12 @@ def unit_draw(record: dict[str, Any], family: str, slot: str) -> float:
     return int.from_bytes(digest[:8], "big") / 2.0**64
 
 
-def keep_item(record: dict[str, Any], family: str, answer: Any, slot: str) -> bool:
-    """Whether the item of ``family`` with ``answer`` at ``slot`` (panel, key) is asked."""
-    table = KEEP.get(family)
+def keep_item(
+    record: dict[str, Any], family: str, answer: Any, slot: str, kind: str | None = None
+) -> bool:
+    """Whether the item of ``family`` with ``answer`` at ``slot`` (panel, key) of a panel of
+    ``kind`` is asked."""
+    table = KEEP.get(f"{family}/{kind}") or KEEP.get(family)
     if not table:
         return True
     probability = table.get(answer_class(family, answer), 1.0)

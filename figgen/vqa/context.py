@@ -124,7 +124,8 @@ class FigureContext:
         else:
             where = str(panel["index"] if panel else "fig")
         n = self._counts[(family.name, where)]
-        if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}"):
+        kind = panel["kind"] if panel is not None else None
+        if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return
         self._counts[(family.name, where)] += 1
