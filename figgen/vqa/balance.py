@@ -19,10 +19,12 @@ from typing import Any
 # fmt: off
 KEEP: dict[str, dict[str, float]] = {
     "axis_scale": {"linear": 0.08},
-    "error_bars": {"none": 0.12, "y only": 0.55, "x only": 0.75},
-    # the question names "the points" of a scatter, a line by its name: balance each kind
-    "linearity/line": {"nonlinear": 0.26},
-    "linearity/scatter": {"nonlinear": 0.16},
+    # each kind on its own, so knowing the kind (from a location, a name) gains nothing
+    "error_bars/histogram": {"none": 0.1, "y only": 0.4},
+    "error_bars/scatter": {"none": 0.13},
+    "error_bars/line": {"none": 0.35, "y only": 0.89},
+    "linearity/line": {"nonlinear": 0.29},
+    "linearity/scatter": {"nonlinear": 0.18},
     "symmetry": {"symmetric": 0.5},
     "n_clusters": {"1": 0.3},
     "n_modes": {"2": 0.6},
