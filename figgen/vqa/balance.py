@@ -19,12 +19,14 @@ from typing import Any
 # fmt: off
 KEEP: dict[str, dict[str, float]] = {
     "axis_scale": {"linear": 0.08},
-    # each kind on its own, so knowing the kind (from a location, a name) gains nothing
+    # each kind on its own (lines named by legend label apart), so what the words tell of a
+    # panel gains nothing
     "error_bars/histogram": {"none": 0.1, "y only": 0.4},
     "error_bars/scatter": {"none": 0.13},
     "error_bars/line": {"none": 0.35, "y only": 0.89},
-    "linearity/line": {"nonlinear": 0.29},
-    "linearity/scatter": {"nonlinear": 0.18},
+    "linearity/line-legend": {"nonlinear": 0.29},
+    "linearity/line": {"nonlinear": 0.17},
+    "linearity/scatter": {"nonlinear": 0.16},
     "symmetry": {"symmetric": 0.5},
     "n_clusters": {"1": 0.3},
     "n_modes": {"2": 0.6},
@@ -76,12 +78,21 @@ def unit_draw(record: dict[str, Any], family: str, slot: str) -> float:
     return int.from_bytes(digest[:8], "big") / 2.0**64
 
 
+def stratum(kind: str | None, words: dict[str, str]) -> str | None:
+    """What a blind reader can tell of a panel from the question: its kind, and whether the
+    question names a line by its legend label (labelled and colour-named lines differ)."""
+    if kind is not None and "legend" in words.get("name", ""):
+        return f"{kind}-legend"
+    return kind
+
+
 def keep_item(
     record: dict[str, Any], family: str, answer: Any, slot: str, kind: str | None = None
 ) -> bool:
-    """Whether the item of ``family`` with ``answer`` at ``slot`` (panel, key) of a panel of
-    ``kind`` is asked."""
-    table = KEEP.get(f"{family}/{kind}") or KEEP.get(family)
+    """Whether the item of ``family`` with ``answer`` at ``slot`` (panel, key) is asked, for
+    a panel of ``kind`` (a :func:`stratum`)."""
+    base = kind.split("-")[0] if kind else None
+    table = KEEP.get(f"{family}/{kind}") or KEEP.get(f"{family}/{base}") or KEEP.get(family)
     if not table:
         return True
     probability = table.get(answer_class(family, answer), 1.0)

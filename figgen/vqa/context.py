@@ -12,7 +12,7 @@ from figgen.kinds import KINDS as REGISTRY
 from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
 from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero
-from figgen.vqa.balance import keep_item
+from figgen.vqa.balance import keep_item, stratum
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
@@ -124,7 +124,7 @@ class FigureContext:
         else:
             where = str(panel["index"] if panel else "fig")
         n = self._counts[(family.name, where)]
-        kind = panel["kind"] if panel is not None else None
+        kind = stratum(panel["kind"] if panel is not None else None, words)
         if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from figgen.vqa.balance import FIXED_BY_PAPER, KEEP, SHARE_BOUNDS, answer_class, keep_item
+from figgen.vqa.balance import (
+    FIXED_BY_PAPER,
+    KEEP,
+    SHARE_BOUNDS,
+    answer_class,
+    keep_item,
+    stratum,
+)
 
 RECORD = {"id": "fig-000007", "seed": 3, "index": 7}
 
@@ -44,6 +51,18 @@ def test_plot_types_classes_count_kinds() -> None:
     assert set(FIXED_BY_PAPER) == {"panel_count", "layout"}
     assert {name.split("/")[0] for name in KEEP} <= set(SHARE_BOUNDS)
     assert KEEP["linearity/line"] != KEEP["linearity/scatter"]
+
+
+def test_a_line_named_by_its_legend_label_is_its_own_stratum() -> None:
+    labelled = stratum("line", {"name": 'the data points of the line labelled "a" in the legend'})
+    assert labelled == "line-legend"
+    assert stratum("line", {"name": "the data points of the blue line"}) == "line"
+    assert stratum("scatter", {}) == "scatter" and stratum(None, {}) is None
+    # a stratum without its own table falls back to the kind's, then the family's
+    slots = [str(i) for i in range(300)]
+    assert [keep_item(RECORD, "error_bars", "none", s, "line-legend") for s in slots] == [
+        keep_item(RECORD, "error_bars", "none", s, "line") for s in slots
+    ]
 
 
 @pytest.mark.slow
