@@ -189,6 +189,7 @@ def score(
     ] = False,
 ) -> None:
     """Score answers per level, family, plot kind and panel count; write metrics and report."""
+    from figgen.eval.blind.report import near_blind_text
     from figgen.eval.dataset import load_dataset
     from figgen.eval.prices import load_prices
     from figgen.eval.report import write_report
@@ -205,7 +206,7 @@ def score(
         )
         blind = values.get("blind")
         if blind and blind["lift"] is not None:
-            near = ", ".join(blind["near_blind"]) or "none"
+            near = near_blind_text(blind)
             typer.echo(
                 f"{name}: best blind baseline {blind['blind_accuracy']:.3f}, lift over blind "
                 f"{blind['lift']:+.3f}; near blind: {near}"

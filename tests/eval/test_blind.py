@@ -176,3 +176,16 @@ def test_small_build_majority_matches_a_direct_count(small_build: Path) -> None:
         top = max(counts.values())
         winners = {a for a, n in counts.items() if n == top}
         assert str(model.predict(group[0])) in winners
+
+
+def test_near_blind_families_are_named_when_few_and_counted_when_many() -> None:
+    from figgen.eval.blind.report import near_blind_text
+
+    few = {"near_blind": ["n_lines"], "by_family": {"n_lines": {}, "titles": {}}}
+    assert near_blind_text(few) == "n_lines"
+    many = {
+        "near_blind": [f"f{i}" for i in range(9)],
+        "by_family": {f"f{i}": {} for i in range(12)},
+    }
+    assert near_blind_text(many) == "9 of 12 families"
+    assert near_blind_text({"near_blind": [], "by_family": {}}) == "none"

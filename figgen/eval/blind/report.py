@@ -31,6 +31,14 @@ def add_blind_metrics(
             metrics["models"][label]["blind"] = compare_with(dataset.items, pairs, predictions)
 
 
+def near_blind_text(blind: dict[str, Any], most: int = 8) -> str:
+    """The families near blind, named when few, else counted ("41 of 41 families")."""
+    near = blind["near_blind"]
+    if len(near) > most:
+        return f"{len(near)} of {len(blind['by_family'])} families"
+    return ", ".join(near) or "none"
+
+
 def _num(value: float | None) -> str:
     return "–" if value is None else f"{value + 0.0:.3f}"
 
@@ -62,7 +70,7 @@ def blind_markdown(metrics: dict[str, Any]) -> list[str]:
         ["model", "accuracy", "best blind", "lift over blind", "families near blind"],
         [
             [m, _num(b["accuracy"]), _num(b["blind_accuracy"]), _lift(b["lift"]),
-             ", ".join(b["near_blind"]) or "none"]
+             near_blind_text(b)]
             for m, b in models.items()
         ],
     )  # fmt: skip
