@@ -73,7 +73,7 @@ def test_a_generated_build_keeps_every_balanced_family_within_its_bound(tmp_path
     from figgen.eval.dataset import load_dataset
 
     out = tmp_path / "ds"
-    build_dataset(out, n=24, seed=2, workers=1, progress=False)
+    build_dataset(out, n=40, seed=2, workers=1, progress=False)
     shares: dict[str, Counter[str]] = defaultdict(Counter)
     for item in load_dataset(out).items:
         if item.family in KEEP:
@@ -87,4 +87,4 @@ def test_a_generated_build_keeps_every_balanced_family_within_its_bound(tmp_path
         top = max(counts.values()) / n
         assert top <= bound + 3 * math.sqrt(bound * (1 - bound) / n), (family, counts)
         checked += 1
-    assert checked >= 3  # axis_scale, error_bars and linearity at least
+    assert checked >= 2  # axis_scale and error_bars at least
