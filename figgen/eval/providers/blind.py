@@ -29,21 +29,13 @@ class BlindProvider(Provider):
             raise FiggenError("the dataset has no train split to fit a blind baseline on")
         self._baseline = BlindBaseline(model).fit(train)  # type: ignore[arg-type]
         self._train = {item.figure_id for item in train}
-        self._answers: dict[str, Any] = {}
-
-    def prepare(self, items: Sequence[QAItem]) -> None:
-        """Answer ``items`` at once (the text model reads a family in one batch)."""
-        asked = [item for item in items if item.figure_id not in self._train]
-        for item, value in zip(asked, self._baseline.predict_all(asked), strict=True):
-            self._answers[item.qid] = value
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         item = prompt.item
         if item.figure_id in self._train:
             raise FiggenError(f"{item.qid} is in the train split the blind baseline learnt from")
-        if item.qid not in self._answers:
-            self.prepare([item])
-        return Reply(json.dumps({item.answer_key: self._answers[item.qid]}, ensure_ascii=False))
+        value = self._baseline.predict(item)
+        return Reply(json.dumps({item.answer_key: value}, ensure_ascii=False))
 
 
 def blind_items(items: Sequence[QAItem], asked: Sequence[QAItem]) -> list[QAItem]:
@@ -69,5 +61,4 @@ def blind_provider(
         )
     if items is None:
         raise FiggenError("a blind baseline needs the dataset's questions to learn from")
-    provider = BlindProvider(model, items)
-    return provider
+    return BlindProvider(model, items)
