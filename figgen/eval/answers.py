@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from figgen.errors import FiggenError
+from figgen.eval.fingerprint import build_fingerprint
 
 
 @dataclass
@@ -86,10 +87,15 @@ def answered_qids(rows: list[dict[str, Any]], model: str, prompt: str = "plain")
 
 
 class AnswerWriter:
-    """Appends rows, flushing each, so a killed run keeps every finished answer."""
+    """Appends rows, flushing each, so a killed run keeps every finished answer.
 
-    def __init__(self, path: str | Path) -> None:
+    ``build`` (the dataset's fingerprint, :mod:`figgen.eval.fingerprint`) is written into
+    every row, so scoring can refuse answers to another build.
+    """
+
+    def __init__(self, path: str | Path, *, build: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
+        self._build = build
         self.path.parent.mkdir(parents=True, exist_ok=True)
         needs_newline = (
             self.path.is_file()
@@ -100,8 +106,17 @@ class AnswerWriter:
         if needs_newline:  # a row cut off by a kill must not swallow the next one
             self._handle.write("\n")
 
+    @classmethod
+    def for_build(cls, path: str | Path, root: str | Path) -> AnswerWriter:
+        """A writer whose rows carry the fingerprint of the build in ``root`` (if it has one)."""
+        fingerprint = build_fingerprint(root)
+        return cls(path, build=fingerprint.to_dict() if fingerprint else None)
+
     def write(self, row: AnswerRow) -> None:
-        self._handle.write(json.dumps(row.to_dict(), ensure_ascii=False) + "\n")
+        values = row.to_dict()
+        if self._build is not None:
+            values["build"] = self._build
+        self._handle.write(json.dumps(values, ensure_ascii=False) + "\n")
         self._handle.flush()
 
     def close(self) -> None:

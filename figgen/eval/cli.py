@@ -137,6 +137,13 @@ def run(
     ]
     if len(items) < len(chosen):
         typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")
+    if setup.provider_name == "blind":  # fitted on train: it answers the other splits
+        from figgen.eval.providers.blind import blind_items
+
+        setup.factory_args["items"] = dataset.items
+        unseen = blind_items(dataset.items, items)
+        typer.echo(f"{len(items) - len(unseen)} train-split questions the baseline learns from")
+        items = unseen
     items = items if limit is None else items[:limit]
 
     fmt = _image_format(image_format)
@@ -209,9 +216,13 @@ def score(
     hourly_rate: Annotated[
         float | None, typer.Option(help="USD per hour of a person's time (human:NAME answers).")
     ] = None,
+    allow_other_build: Annotated[
+        bool, typer.Option(help="Score answers made on another build (seed, config, version).")
+    ] = False,
 ) -> None:
     """Score answers per level, family, plot kind and panel count; write metrics and report."""
     from figgen.errors import FiggenError
+    from figgen.eval.blind.report import near_blind_text
     from figgen.eval.dataset import load_dataset
     from figgen.eval.prices import load_prices
     from figgen.eval.report import write_report
@@ -219,7 +230,12 @@ def score(
     if hourly_rate is not None and not hourly_rate >= 0:
         raise FiggenError(f"--hourly-rate {hourly_rate} must be a number of USD, at least 0")
     metrics = write_report(
-        load_dataset(data), answers, load_prices(prices), out, hourly_rate=hourly_rate
+        load_dataset(data),
+        answers,
+        load_prices(prices),
+        out,
+        hourly_rate=hourly_rate,
+        allow_other_build=allow_other_build,
     )
     for name, values in metrics["models"].items():
         accuracy = values["accuracy"]
@@ -228,6 +244,13 @@ def score(
             f"{values['rejected']}, accuracy {'n/a' if accuracy is None else f'{accuracy:.3f}'}, "
             f"${values['cost_usd']:.4f}"
         )
+        blind = values.get("blind")
+        if blind and blind["lift"] is not None:
+            near = near_blind_text(blind)
+            typer.echo(
+                f"{name}: best blind baseline {blind['blind_accuracy']:.3f}, lift over blind "
+                f"{blind['lift']:+.3f}; near blind: {near}"
+            )
     typer.echo(f"report: {out / 'report.md'}")
 
 

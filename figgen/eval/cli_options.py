@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from figgen.eval.providers import AskConfig, Provider
     from figgen.eval.runner import RetryPolicy
 
-OFFLINE_PROVIDERS = ("mock", "oracle", "chance")
+OFFLINE_PROVIDERS = ("mock", "oracle", "chance", "blind")
 MOCK_NEEDS_SCRIPT = (
     "the mock provider replies only from a script: pass --option script=FILE.json "
     "(a list of replies, or an object keyed by qid); for offline answers without one use "

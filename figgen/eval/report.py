@@ -10,7 +10,9 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.eval.aggregate import ScoredAnswer, build_metrics
 from figgen.eval.answers import read_answers
+from figgen.eval.blind.report import add_blind_metrics, blind_markdown
 from figgen.eval.dataset import EvalDataset
+from figgen.eval.fingerprint import build_fingerprint, check_answers_build
 from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
 from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
 from figgen.eval.prices import PriceTable
@@ -230,6 +232,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "",
         cost_table,
         "",
+        *blind_markdown(metrics),
         *(
             ["## Errors", "", "Questions that got no reply after every retry.", "", errors, ""]
             if any(v.get("errors_by_kind") for v in models.values())
@@ -305,20 +308,26 @@ def write_report(
     out_dir: str | Path,
     *,
     hourly_rate: float | None = None,
+    allow_other_build: bool = False,
 ) -> dict[str, Any]:
     """Score the answer files, write ``metrics.json``, ``report.md`` and plots; return metrics.
 
     People's answers (``human:NAME``) get a section of their own; ``hourly_rate`` prices
-    their time in USD.
+    their time in USD. Answers to another build (their fingerprint differs from the
+    dataset's) are refused unless ``allow_other_build``.
     """
     rows: list[dict[str, Any]] = []
+    fingerprint = build_fingerprint(dataset.root)
     for path in answer_files:
         if not Path(path).is_file():
             raise FiggenError(f"answers file {path} does not exist; run figgen eval run first")
-        rows += read_answers(path)
+        file_rows = read_answers(path)
+        check_answers_build(fingerprint, file_rows, path, allow_other_build=allow_other_build)
+        rows += file_rows
     if not rows:
         raise FiggenError("the answers files hold no answers; run figgen eval run first")
     metrics, scored = build_metrics(dataset, rows, prices)
+    add_blind_metrics(metrics, dataset, scored)
     grounding = grounding_metrics(dataset, scored)
     if grounding is not None:
         metrics["grounding"] = grounding

@@ -304,7 +304,7 @@ async def run_questions(
 
     from tqdm.auto import tqdm
 
-    writer = AnswerWriter(out)
+    writer = AnswerWriter.for_build(out, dataset.root)
     bar = tqdm(total=len(pending), unit="q", disable=not progress, desc=model)
     slots = asyncio.Semaphore(concurrency)
     ledger = _Ledger()

@@ -123,7 +123,7 @@ class Study:
         with self._lock:
             if qid not in self.answered:
                 if self._writer is None:
-                    self._writer = AnswerWriter(self.out)
+                    self._writer = AnswerWriter.for_build(self.out, self.dataset.root)
                 self._writer.write(row)
                 self.answered.add(qid)
             return len(self.answered)

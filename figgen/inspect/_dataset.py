@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
+from figgen.eval.blind.fit import unseen_predictions
 from figgen.eval.dataset import load_dataset, select_items
 from figgen.eval.prompt import prompt_text
 from figgen.vqa.item import QAItem
 
 
-def qa_sample(item: QAItem, image: Path) -> Sample:
-    """One question; ``metadata["item"]`` holds the whole QA item for the scorer."""
+def qa_sample(item: QAItem, image: Path, blind: dict[str, Any] | None = None) -> Sample:
+    """One question; ``metadata["item"]`` holds the whole QA item for the scorer, and
+    ``metadata["blind"]`` each blind baseline's answer (fitted on the train split)."""
     message = ChatMessageUser(
         content=[ContentImage(image=str(image)), ContentText(text=prompt_text(item))]
     )
@@ -28,6 +31,7 @@ def qa_sample(item: QAItem, image: Path) -> Sample:
             "scope": item.scope,
             "figure_id": item.figure_id,
             "item": item.to_dict(),
+            "blind": blind or {},
         },
     )
 
@@ -42,8 +46,16 @@ def qa_dataset(
     dataset = load_dataset(data_dir)
     items = select_items(dataset.items, levels=levels, families=families)
     images = {fid: dataset.image_path(fid).resolve() for fid in {i.figure_id for i in items}}
+    predictions = unseen_predictions(dataset.items, items)
     return MemoryDataset(
-        [qa_sample(item, images[item.figure_id]) for item in items],
+        [
+            qa_sample(
+                item,
+                images[item.figure_id],
+                {name: values.get(item.qid) for name, values in predictions.items()},
+            )
+            for item in items
+        ],
         name=Path(data_dir).resolve().name,
         location=str(Path(data_dir).resolve()),
     )

@@ -20,6 +20,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from figgen.eval.blind.compare import correct
 from figgen.eval.parse import parse_reply
 from figgen.eval.scoring import score_answer
 from figgen.vqa.item import QAItem
@@ -79,6 +80,29 @@ def family_metrics() -> Metric:
     return means
 
 
+@metric
+def blind_metrics() -> Metric:
+    """Accuracy of the best blind baseline per family on the same samples, and the lift.
+
+    ``blind_accuracy`` counts, in each family, the answers of the baseline that got most of
+    them right (as ``figgen eval score`` does); ``lift_over_blind`` is accuracy minus it.
+    """
+
+    def values(scores: list[SampleScore]) -> dict[str, float]:
+        right: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for sample_score in scores:
+            meta = sample_score.score.metadata or {}
+            for name, ok in (meta.get("blind_correct") or {}).items():
+                right[meta.get("family", "")][name] += int(ok)
+        if not scores:
+            return {}
+        blind = sum(max(names.values(), default=0) for names in right.values()) / len(scores)
+        model = sum(sample_score.score.as_float() for sample_score in scores) / len(scores)
+        return {"blind_accuracy": blind, "lift_over_blind": model - blind}
+
+    return values
+
+
 @scorer(
     metrics=[
         accuracy(),
@@ -86,6 +110,7 @@ def family_metrics() -> Metric:
         grouped(accuracy(), "level", name_template="level_{group_name}", all=False),
         rejected(),
         family_metrics(),
+        blind_metrics(),
     ]
 )
 def figgen_scorer() -> Scorer:
@@ -112,6 +137,10 @@ def figgen_scorer() -> Scorer:
                 "cer_normalized": result.normalized_cer,
                 "rejected": result.rejected,
                 "parsed": None if parsed.rejected else parsed.value,
+                "blind_correct": {
+                    name: correct(item, value)
+                    for name, value in (state.metadata.get("blind") or {}).items()
+                },
             },
         )
 

@@ -142,7 +142,7 @@ async def run_conversations(
     summary.estimate = estimate
     announce(estimate.describe(model) + " (one call each; a conversation resends its history)")
     budget = _Budget(max_cost)
-    writer = AnswerWriter(out)
+    writer = AnswerWriter.for_build(out, dataset.root)
     slots = asyncio.Semaphore(concurrency)
 
     async def call(item: QAItem, prompt: Prompt) -> str | None:

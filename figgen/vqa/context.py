@@ -12,6 +12,7 @@ from figgen.kinds import KINDS as REGISTRY
 from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
 from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero, log_axes_labelled
+from figgen.vqa.balance import keep_item, stratum
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
@@ -103,7 +104,8 @@ class FigureContext:
         non-finite number (NaN or infinity) is not askable and is dropped. A family scored
         relative to its truth (sSMAPE, relaxed 5%) must give the ``span`` of the values drawn
         along the answer's axis (and that axis' ``scale``): a truth near zero on it is dropped
-        (:func:`away_from_zero`).
+        (:func:`away_from_zero`). A family balanced at the source keeps an item of a
+        dominant answer only with its class's probability (:func:`keep_item`).
         """
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
@@ -125,6 +127,10 @@ class FigureContext:
         else:
             where = str(panel["index"] if panel else "fig")
         n = self._counts[(family.name, where)]
+        kind = stratum(panel["kind"] if panel is not None else None, words)
+        if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
+            log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
+            return
         self._counts[(family.name, where)] += 1
         question = family.question.format(
             loc=self.location(panel) if panel is not None else "", **words

@@ -61,7 +61,7 @@ def panel_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
 def _colormap_question(ctx: FigureContext, panel: dict[str, Any], name: str | None) -> None:
     if not name:
         return
-    choices = colormap_choices(name, f"{ctx.figure_id}-{panel['index']}")
+    choices = colormap_choices(name)
     if choices is None:
         return
     evidence = ctx.element_ids(panel["index"], "colorbar", "point", "contour_level")

@@ -120,6 +120,14 @@ def test_oracle_scores_every_level_perfectly(
         assert metrics[f"level_{level}"] == 1.0
     for family in {i["family"] for i in items if i["metric"] in ("cer", "cer_list")}:
         assert metrics[f"{family}/cer"] == 0.0
+    # the blind baselines as figgen eval score computes them, on the same questions
+    from figgen.eval.blind.compare import blind_comparison
+    from figgen.vqa.item import QAItem
+
+    qa = [QAItem.from_dict(i) for i in items]
+    report = blind_comparison(qa, [(i, True) for i in qa])
+    assert metrics["blind_accuracy"] == pytest.approx(report["blind_accuracy"], abs=1e-6)
+    assert metrics["lift_over_blind"] == pytest.approx(1.0 - report["blind_accuracy"], abs=1e-6)
 
 
 def test_scores_match_an_independent_count(

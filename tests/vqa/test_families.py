@@ -19,6 +19,8 @@ from records import (
 
 from figgen.vqa import QAItem, parse_location, questions_for_record
 
+pytestmark = pytest.mark.usefixtures("unbalanced")  # rules, not balancing: see test_balance.py
+
 SERIES_COLOURS = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c"}
 
 

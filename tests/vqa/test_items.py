@@ -12,6 +12,8 @@ from records import line_panel, make_record, mixed_record
 from figgen.vqa import QAItem, questions_for_record
 from figgen.vqa.answer_format import answer_instruction
 
+pytestmark = pytest.mark.usefixtures("unbalanced")  # rules, not balancing: see test_balance.py
+
 
 def fits(item: QAItem) -> bool:
     """Does the stored answer have the shape the question asks for?"""

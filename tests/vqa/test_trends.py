@@ -9,6 +9,8 @@ from records import contour_panel, histogram_panel, make_record, scatter_panel
 from figgen.vqa import contour_trends, questions_for_record, trends
 from figgen.vqa.measures import count_peaks, linear_fit, skewness
 
+pytestmark = pytest.mark.usefixtures("unbalanced")  # rules, not balancing: see test_balance.py
+
 
 def test_linear_fit_matches_a_hand_computation() -> None:
     x, y = [0.0, 1.0, 2.0, 3.0], [1.0, 3.0, 5.0, 8.0]

@@ -131,7 +131,7 @@ async def run_batch(
         prompt_of,
         parse,
         journal,
-        AnswerWriter(out),
+        AnswerWriter.for_build(out, dataset.root),
         RunSummary(),
         announce,
         done,

@@ -4,7 +4,7 @@ Importing this package registers every provider; vendor SDKs are imported only w
 provider is built.
 """
 
-from figgen.eval.providers import anthropic, gemini, offline, openai  # noqa: F401  (registers)
+from figgen.eval.providers import anthropic, blind, gemini, offline, openai  # noqa: F401  (registers)
 from figgen.eval.providers.base import (
     AskConfig,
     Prompt,

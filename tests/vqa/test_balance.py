@@ -1,0 +1,90 @@
+"""Balanced answers at the source: deterministic keep draws, and the shares a build reaches."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from figgen.vqa.balance import (
+    FIXED_BY_PAPER,
+    KEEP,
+    SHARE_BOUNDS,
+    answer_class,
+    keep_item,
+    stratum,
+)
+
+RECORD = {"id": "fig-000007", "seed": 3, "index": 7}
+
+
+def test_keep_draws_are_fixed_by_seed_figure_family_and_slot() -> None:
+    slots = [f"{p}-x_scale-0" for p in range(200)]
+    first = [keep_item(RECORD, "axis_scale", "linear", s) for s in slots]
+    assert first == [keep_item(dict(RECORD), "axis_scale", "linear", s) for s in slots]
+    other_seed = {**RECORD, "seed": 4}
+    assert first != [keep_item(other_seed, "axis_scale", "linear", s) for s in slots]
+    # classes not listed, and families not balanced, are always kept
+    assert all(keep_item(RECORD, "axis_scale", "logarithmic", s) for s in slots)
+    assert all(keep_item(RECORD, "plot_type", "line", s) for s in slots)
+
+
+@pytest.mark.parametrize(
+    ("family", "kind", "answer"),
+    [("axis_scale", "line", "linear"), ("linearity", "scatter", "nonlinear")],
+)
+def test_kept_share_is_the_listed_probability(family: str, kind: str, answer: str) -> None:
+    p = (KEEP.get(f"{family}/{kind}") or KEEP[family])[answer]
+    n = 20_000
+    kept = sum(
+        keep_item({"seed": 0, "index": i // 10}, family, answer, str(i % 10), kind)
+        for i in range(n)
+    )
+    assert abs(kept / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_plot_types_classes_count_kinds() -> None:
+    assert answer_class("plot_types", ["line", "scatter"]) == "2 kinds"
+    assert answer_class("n_clusters", 1) == "1"
+    assert set(FIXED_BY_PAPER) == {"panel_count", "layout"}
+    assert {name.split("/")[0] for name in KEEP} <= set(SHARE_BOUNDS)
+    assert KEEP["linearity/line"] != KEEP["linearity/scatter"]
+
+
+def test_a_line_named_by_its_legend_label_is_its_own_stratum() -> None:
+    labelled = stratum("line", {"name": 'the data points of the line labelled "a" in the legend'})
+    assert labelled == "line-legend"
+    assert stratum("line", {"name": "the data points of the blue line"}) == "line"
+    assert stratum("scatter", {}) == "scatter" and stratum(None, {}) is None
+    # a stratum without its own table falls back to the kind's, then the family's
+    slots = [str(i) for i in range(300)]
+    assert [keep_item(RECORD, "error_bars", "none", s, "line-legend") for s in slots] == [
+        keep_item(RECORD, "error_bars", "none", s, "line") for s in slots
+    ]
+
+
+@pytest.mark.slow
+def test_a_generated_build_keeps_every_balanced_family_within_its_bound(tmp_path: Path) -> None:
+    """Default-config figures (the paper's distributions): each balanced family's largest
+    answer share stays within its stated bound, up to the sampling error of this build."""
+    from figgen.build import build_dataset
+    from figgen.eval.dataset import load_dataset
+
+    out = tmp_path / "ds"
+    build_dataset(out, n=40, seed=2, workers=1, progress=False)
+    shares: dict[str, Counter[str]] = defaultdict(Counter)
+    for item in load_dataset(out).items:
+        if item.family in KEEP:
+            shares[item.family][answer_class(item.family, item.answer)] += 1
+    checked = 0
+    for family, counts in shares.items():
+        n = sum(counts.values())
+        if n < 30:
+            continue
+        bound = SHARE_BOUNDS[family]
+        top = max(counts.values()) / n
+        assert top <= bound + 3 * math.sqrt(bound * (1 - bound) / n), (family, counts)
+        checked += 1
+    assert checked >= 2  # axis_scale and error_bars at least
