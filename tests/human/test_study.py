@@ -14,6 +14,7 @@ import pytest
 from figgen.errors import FiggenError
 from figgen.eval.answers import AnswerRow, read_answers
 from figgen.eval.dataset import load_dataset
+from figgen.eval.fingerprint import build_fingerprint
 from figgen.eval.parse import parse_reply
 from figgen.eval.scoring import score_answer
 from figgen.human.inputs import SKIPPED, InvalidAnswer, answer_reply
@@ -116,7 +117,10 @@ def test_answers_are_rows_of_the_runner_format(served: tuple[str, Study]) -> Non
     assert _post(url, {"qid": second, "skipped": True, "elapsed_s": 3})[1] == {"answered": 2}
     rows = read_answers(study.out)
     assert [r["qid"] for r in rows] == [first, second]
-    assert set(rows[0]) == set(AnswerRow("q", "m", None).to_dict())
+    # the runner's row, stamped with the build's fingerprint as the runner stamps its own
+    assert set(rows[0]) == set(AnswerRow("q", "m", None).to_dict()) | {"build"}
+    fingerprint = build_fingerprint(study.dataset.root)
+    assert fingerprint is not None and rows[0]["build"] == fingerprint.to_dict()
     assert rows[0]["model"] == "human:ana" and rows[0]["latency_s"] == 12.5
     assert rows[0]["raw"] == json.dumps({qa[first]["answer_key"]: typed_truth(qa[first])})
     assert rows[1]["raw"] == SKIPPED and rows[1]["rejected"]
