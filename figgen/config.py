@@ -46,7 +46,7 @@ class PanelsConfig(Section):
 
 class ImageConfig(Section):
     dpi: Annotated[IntRange, within(40, 600)] = (200, 500)
-    aspect: Annotated[Range, within(0.1, 10)] = (0.25, 1.5)
+    aspect: Annotated[Range, within(0.1, 6)] = (0.25, 1.5)  # wider panels fail to lay out
     panel_inches: Annotated[Range, within(1, 20)] = (3.0, 5.0)
     figure_aspect: Annotated[Range, within(0.1, 10)] = Field(
         (0.4, 4.0),

@@ -150,14 +150,20 @@ class ImagePreparer:
             self._cache.move_to_end(key)
             return self._cache[key]
         if key not in self._pending:  # concurrent questions share one preparation
-            future = asyncio.ensure_future(asyncio.to_thread(self._encode, figure_id, scale))
-            self._pending[key] = future
-            future.add_done_callback(lambda _: self._pending.pop(key, None))
-        image = await asyncio.shield(self._pending[key])
-        for cache_key in {key, (figure_id, image.scale)}:  # halved to fit max_bytes: both
-            if cache_key not in self._cache:
-                self._store(cache_key, image)
-        return image
+            self._pending[key] = asyncio.ensure_future(self._prepare(key, figure_id, scale))
+        return await asyncio.shield(self._pending[key])
+
+    async def _prepare(self, key: tuple[str, float], figure_id: str, scale: float) -> FigureImage:
+        """Encode off the event loop, then cache the image and end the pending entry in one
+        step, so no question finds the key in neither (it would encode the image again)."""
+        try:
+            image = await asyncio.to_thread(self._encode, figure_id, scale)
+            for cache_key in {key, (figure_id, image.scale)}:  # halved to fit max_bytes: both
+                if cache_key not in self._cache:
+                    self._store(cache_key, image)
+            return image
+        finally:
+            self._pending.pop(key, None)
 
     def _size(self, figure_id: str) -> tuple[int, int]:
         from PIL import Image
