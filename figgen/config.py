@@ -170,11 +170,9 @@ def _with_kind_sections() -> type[_FigureConfig]:
     sections: dict[str, Any] = {
         name: (kind.config, Field(default_factory=kind.config)) for name, kind in KINDS.items()
     }
-    model = create_model(  # type: ignore[call-overload]
-        "FigureConfig", __base__=_FigureConfig, __module__=__name__, **sections
-    )
+    model = create_model("FigureConfig", __base__=_FigureConfig, __module__=__name__, **sections)
     model.__doc__ = _FigureConfig.__doc__
-    return model  # type: ignore[no-any-return]
+    return model
 
 
 if TYPE_CHECKING:

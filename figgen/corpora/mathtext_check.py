@@ -6,7 +6,7 @@ import logging
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from figgen.corpora.math_snippets import DropReason
 
@@ -18,7 +18,7 @@ MATHTEXT_FONTSETS: tuple[str, ...] = ("dejavusans", "dejavuserif", "cm", "stix",
 """The mathtext fontsets matplotlib ships; a kept formula draws without warning in all of them."""
 
 
-def parses(snippet: str, parser: MathTextParser | None = None) -> bool:
+def parses(snippet: str, parser: MathTextParser[Any] | None = None) -> bool:
     """True when matplotlib's mathtext parses ``$snippet$``."""
     if parser is None:
         from matplotlib.mathtext import MathTextParser

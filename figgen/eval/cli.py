@@ -323,7 +323,7 @@ def import_answers(
 
     if out.exists():
         raise FiggenError(f"{out} exists; choose another --out (it is left as it was)")
-    rows = import_predictions(predictions, source.value, load_dataset(data), model)  # type: ignore[arg-type]
+    rows = import_predictions(predictions, source.value, load_dataset(data), model)
     staged = out.with_name(f".{out.name}.tmp")
     staged.write_text("".join(json.dumps(row.to_dict()) + "\n" for row in rows), encoding="utf-8")
     staged.replace(out)

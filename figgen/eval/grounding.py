@@ -29,7 +29,7 @@ def prompt_mode(text: str) -> PromptMode:
     """``--prompt`` checked against the modes."""
     if text not in PROMPT_MODES:
         raise FiggenError(f"--prompt {text!r} is not one of {', '.join(PROMPT_MODES)}")
-    return text  # type: ignore[return-value]
+    return text
 
 
 def _frame(width: int, height: int) -> str:

@@ -22,7 +22,7 @@ _METRIC = {"grounded": "mean_diou", "pointed": "mean_chamfer"}
 
 
 def _mode(answers: list[ScoredAnswer]) -> PromptMode:
-    return answers[0].row.get("prompt", "plain") if answers else "plain"  # type: ignore[no-any-return]
+    return answers[0].row.get("prompt", "plain") if answers else "plain"
 
 
 def _correct(answer: ScoredAnswer) -> bool:

@@ -112,7 +112,7 @@ def render_card(facts: CardFacts) -> DatasetCard:
         if facts.repo_id
         else "https://pypi.org/project/figgen/"
     )
-    return DatasetCard.from_template(
+    card: DatasetCard = DatasetCard.from_template(
         card_data(facts),
         template_str=template,
         pretty_name=facts.pretty_name,
@@ -135,3 +135,4 @@ def render_card(facts: CardFacts) -> DatasetCard:
         citation_url=url,
         year=dt.date.today().year,
     )
+    return card

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from inspect_ai.scorer import (
     CORRECT,
@@ -44,9 +45,9 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
-def _answered(scores: list[SampleScore]) -> dict[str, list[dict]]:
+def _answered(scores: list[SampleScore]) -> dict[str, list[dict[str, Any]]]:
     """Each family's score metadata, for the replies that were not rejected."""
-    families: dict[str, list[dict]] = defaultdict(list)
+    families: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for sample_score in scores:
         meta = sample_score.score.metadata or {}
         if meta.get("value") is not None:

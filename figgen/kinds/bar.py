@@ -117,7 +117,8 @@ class BarData:
 
     def totals(self) -> np.ndarray:
         """The sum over series of each category (a stack's height)."""
-        return np.array([s.values for s in self.series], dtype=float).sum(axis=0)
+        totals: np.ndarray = np.array([s.values for s in self.series], dtype=float).sum(axis=0)
+        return totals
 
 
 def bar_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
@@ -153,7 +154,9 @@ def _distinct_colors(rng: np.random.Generator, n: int, *, dark: bool) -> list[st
     return out
 
 
-def _values(rng: np.random.Generator, distribution: str, n: int, top: float) -> tuple[Any, dict]:
+def _values(
+    rng: np.random.Generator, distribution: str, n: int, top: float
+) -> tuple[Any, dict[str, Any]]:
     """Positive bar values shaped by the panel's distribution, and how they were made."""
     t = np.linspace(0.0, 1.0, n)
     if distribution == "linear":

@@ -349,7 +349,8 @@ def _trend_sentences(
 def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.ndarray:
     """Positive error sizes; on a log axis kept below the value so bars stay drawable."""
     if log:
-        return np.abs(values) * rng.uniform(0.05, 0.5, values.shape)
+        sizes: np.ndarray = np.abs(values) * rng.uniform(0.05, 0.5, values.shape)
+        return sizes
     scale = float(np.ptp(values)) or max(abs(float(np.mean(values))), 1.0)
     return scale * rng.uniform(0.02, 0.12, values.shape)
 

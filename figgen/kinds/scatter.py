@@ -317,7 +317,8 @@ def _colour_values(
     if mode == 0:
         a, b = rng.normal(size=2)
         u = a * (x - x.mean()) / (x.std() or 1.0) + b * (y - y.mean()) / (y.std() or 1.0)
-        return u * uniform(rng, (0.1, 100.0))
+        gradient: np.ndarray = u * uniform(rng, (0.1, 100.0))
+        return gradient
     if mode == 1 and labels is not None:
         return labels + rng.normal(0, 0.15, len(labels))
     return rng.uniform(0, uniform(rng, (1.0, 1000.0)), len(x))

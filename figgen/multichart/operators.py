@@ -111,23 +111,28 @@ class Elementwise:
 
 
 def _sum_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y - sum(rest)  # type: ignore[no-any-return]
+    back: np.ndarray = y - sum(rest)
+    return back
 
 
 def _mean_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return n * y - sum(rest)  # type: ignore[no-any-return]
+    back: np.ndarray = n * y - sum(rest)
+    return back
 
 
 def _difference_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y + rest[0] if target == 0 else rest[0] - y
+    back: np.ndarray = y + rest[0] if target == 0 else rest[0] - y
+    return back
 
 
 def _product_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y / np.prod(rest, axis=0)  # type: ignore[no-any-return]
+    back: np.ndarray = y / np.prod(rest, axis=0)
+    return back
 
 
 def _ratio_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y * rest[0] if target == 0 else rest[0] / y
+    back: np.ndarray = y * rest[0] if target == 0 else rest[0] / y
+    return back
 
 
 @dataclass(frozen=True)

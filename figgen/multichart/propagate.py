@@ -67,4 +67,4 @@ def _apply(
     target = rule.target
     assert target is not None and hasattr(op, "invert")
     others = [get(p) for i, p in enumerate(node.inputs) if i != target]
-    return op.invert(get(computed), others, target, len(node.inputs), graph.shapes[name])  # type: ignore[no-any-return]
+    return op.invert(get(computed), others, target, len(node.inputs), graph.shapes[name])

@@ -72,7 +72,7 @@ def answer_of(ask: Ask, values: dict[str, Value]) -> Any:
     t = ask.targets
     first = values[t[0].node]
     if ask.how == "value":
-        return first.at(t[0].labels[0]) if isinstance(first, Vector) else float(first)  # type: ignore[arg-type]
+        return first.at(t[0].labels[0]) if isinstance(first, Vector) else float(first)
     if ask.how == "label":
         return LETTERS[ask.option_values.index(first)]  # type: ignore[arg-type]
     if ask.how == "extreme":
@@ -97,7 +97,7 @@ def answer_of(ask: Ask, values: dict[str, Value]) -> Any:
 
 def _at(values: dict[str, Value], target: Target) -> float:
     value = values[target.node]
-    return value.at(target.labels[0]) if isinstance(value, Vector) else float(value)  # type: ignore[arg-type]
+    return value.at(target.labels[0]) if isinstance(value, Vector) else float(value)
 
 
 def describe(graph: Graph, name: str) -> str:

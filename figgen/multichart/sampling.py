@@ -85,7 +85,8 @@ def _fit(
             unit = 1.0 - unit
     width = (high - low) * float(rng.uniform(0.5, 1.0))
     start = low + float(rng.uniform(0.0, (high - low) - width))
-    return start + unit * width
+    values: np.ndarray = start + unit * width
+    return values
 
 
 def valid_values(spec: GraphSpec, values: dict[str, Value]) -> str | None:

@@ -18,7 +18,7 @@ import io
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import get_args
+from typing import Any, get_args
 
 import numpy as np
 
@@ -90,7 +90,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", crc)))
 
 
-def _fpng():  # type: ignore[no-untyped-def]
+def _fpng() -> Any:
     try:
         import fpng
     except ImportError:

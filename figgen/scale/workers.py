@@ -36,7 +36,7 @@ def worker_context() -> BaseContext:
 
 def forkserver_pid() -> int | None:
     """The pid of the fork server this process started, if it is running."""
-    return getattr(forkserver._forkserver, "_forkserver_pid", None)  # type: ignore[attr-defined]
+    return getattr(forkserver._forkserver, "_forkserver_pid", None)
 
 
 def tracker_pid() -> int | None:

@@ -154,7 +154,8 @@ def drawn_points(panel: dict[str, Any], aspect: float) -> np.ndarray | None:
     span = np.ptp(points, 0) if len(points) else np.zeros(2)
     if len(points) < MIN_GROUP_POINTS or np.any(span == 0):
         return None
-    return (points - points.min(0)) / span * np.array([1.0, aspect])
+    scaled: np.ndarray = (points - points.min(0)) / span * np.array([1.0, aspect])
+    return scaled
 
 
 def groups(panel: dict[str, Any], aspect: float = 1.0) -> Groups | None:

@@ -15,7 +15,8 @@ def display(values: Sequence[float], scale: str) -> np.ndarray:
     array = np.asarray(values, dtype=float)
     if scale == "log":
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log10(array)
+            logs: np.ndarray = np.log10(array)
+            return logs
     return array
 
 

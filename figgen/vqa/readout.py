@@ -33,7 +33,7 @@ def nice_step(span: float, ticks: int = 5) -> float:
         return 1.0
     raw = span / ticks
     power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
 
 
 def spoken_number(value: float, *, decimals: int | None = None, digits: int = 3) -> str:

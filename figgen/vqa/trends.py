@@ -133,7 +133,9 @@ def panel_trend(panel: dict[str, Any], point_sets: Sequence[PointSet]) -> Trend 
 
 
 def linear_axes(panel: dict[str, Any]) -> bool:
-    return panel.get("xscale", "linear") == "linear" and panel.get("yscale", "linear") == "linear"
+    return bool(
+        panel.get("xscale", "linear") == "linear" and panel.get("yscale", "linear") == "linear"
+    )
 
 
 def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:

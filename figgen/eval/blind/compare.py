@@ -38,7 +38,7 @@ def chance_accuracy(items: Sequence[QAItem], classes: int | None = None) -> floa
     if kind == "choice" and all(item.choices for item in items):
         return sum(1 / len(item.choices or [1]) for item in items) / len(items)
     if kind == "choice_list" and all(item.choices for item in items):
-        return sum(1 / (2 ** len(item.choices or []) - 1) for item in items) / len(items)
+        return sum(1 / (2.0 ** len(item.choices or []) - 1) for item in items) / len(items)
     if kind == "boolean":
         return 0.5
     if kind in _DISCRETE and classes:
