@@ -15,6 +15,7 @@ import numpy as np
 
 from figgen.multichart.spec import Label, NodeSpec
 from figgen.multichart.values import Shape, Value, Vector
+from figgen.registry import Registry
 
 
 class OperatorError(ValueError):
@@ -111,15 +112,16 @@ class Elementwise:
 
 
 def _sum_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y - sum(rest)  # type: ignore[no-any-return]
+    return y - sum(rest)
 
 
 def _mean_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return n * y - sum(rest)  # type: ignore[no-any-return]
+    return n * y - sum(rest)
 
 
 def _difference_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y + rest[0] if target == 0 else rest[0] - y
+    back: np.ndarray = y + rest[0] if target == 0 else rest[0] - y
+    return back
 
 
 def _product_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
@@ -127,7 +129,8 @@ def _product_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) ->
 
 
 def _ratio_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y * rest[0] if target == 0 else rest[0] / y
+    back: np.ndarray = y * rest[0] if target == 0 else rest[0] / y
+    return back
 
 
 @dataclass(frozen=True)
@@ -283,24 +286,25 @@ class Distance(OneWay):
 
 Operator = Elementwise | Reduction | Share | Shift | Change | Distance
 
-_MEAN = Mean()
-OPERATORS: dict[str, Operator | Mean] = {
-    "sum": Elementwise("sum", (2, None), lambda xs: np.sum(xs, axis=0), _sum_back, "sum"),
-    "difference": Elementwise(
-        "difference", (2, 2), lambda xs: xs[0] - xs[1], _difference_back, "difference"
-    ),
-    "product": Elementwise(
-        "product", (2, None), lambda xs: np.prod(xs, axis=0), _product_back, "product"
-    ),
-    "ratio": Elementwise("ratio", (2, 2), lambda xs: xs[0] / xs[1], _ratio_back, "ratio"),
-    "mean": _MEAN,
-    "share": Share(),
-    "shift": Shift(),
-    "change": Change(),
-    "distance": Distance(),
-    "argmax": Reduction("argmax", "label with the largest value of"),
-    "argmin": Reduction("argmin", "label with the smallest value of"),
-}
+OPERATORS: Registry[Operator | Mean] = Registry("operator")
+"""Every operator by the name a spec's ``op`` gives."""
+OPERATORS.add("sum", Elementwise("sum", (2, None), lambda xs: np.sum(xs, axis=0), _sum_back, "sum"))
+OPERATORS.add(
+    "difference",
+    Elementwise("difference", (2, 2), lambda xs: xs[0] - xs[1], _difference_back, "difference"),
+)
+OPERATORS.add(
+    "product",
+    Elementwise("product", (2, None), lambda xs: np.prod(xs, axis=0), _product_back, "product"),
+)
+OPERATORS.add("ratio", Elementwise("ratio", (2, 2), lambda xs: xs[0] / xs[1], _ratio_back, "ratio"))
+OPERATORS.add("mean", Mean())
+OPERATORS.add("share", Share())
+OPERATORS.add("shift", Shift())
+OPERATORS.add("change", Change())
+OPERATORS.add("distance", Distance())
+OPERATORS.add("argmax", Reduction("argmax", "label with the largest value of"))
+OPERATORS.add("argmin", Reduction("argmin", "label with the smallest value of"))
 
 
 def operator_for(name: str, n_inputs: int) -> Operator:
