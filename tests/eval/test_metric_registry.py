@@ -23,6 +23,7 @@ from figgen.eval.scoring import (
     score_value,
 )
 from figgen.kinds import KINDS
+from figgen.vqa.answerable import RELATIVE_METRICS
 from figgen.vqa.families import FAMILIES
 
 from .fixtures import items
@@ -132,6 +133,7 @@ def test_a_question_file_naming_an_unknown_metric_is_refused_at_load(tmp_path: P
     assert "metric 'cre'" in message and "known: exact, " in message and "\n" not in message
 
 
-def test_every_declared_family_is_scored_by_a_registered_metric() -> None:
+def test_every_metric_the_question_side_names_is_registered() -> None:
     assert KINDS  # importing the kinds declares their families
     assert {family.metric for family in FAMILIES.values()} <= set(METRICS)
+    assert set(RELATIVE_METRICS) <= set(METRICS)
