@@ -247,29 +247,21 @@ register_metric(
         "relaxed_5pct", _matches(_within(RELAXED_TOLERANCE)), _is_one, "within 5% of the truth"
     )
 )
-register_metric(MetricSpec("relative_1pct", _matches(_within(0.01)), _is_one, "within 1%"))
 register_metric(
-    MetricSpec(
-        "cer",
-        _cer(normalize=False),
-        _is_zero,
-        "CER 0",
-        details={"cer_normalized": _cer(normalize=True)},
-        table=TEXT_TABLE,
-        plot=cer_plot,
-    )
+    MetricSpec("relative_1pct", _matches(_within(0.01)), _is_one, "within 1% of the truth")
 )
-register_metric(
-    MetricSpec(
-        "cer_list",
-        _cer_list(normalize=False),
-        _is_zero,
-        "CER 0",
-        details={"cer_normalized": _cer_list(normalize=True)},
-        table=TEXT_TABLE,
-        plot=cer_plot,
+for _name, _text_measure in (("cer", _cer), ("cer_list", _cer_list)):
+    register_metric(
+        MetricSpec(
+            _name,
+            _text_measure(normalize=False),
+            _is_zero,
+            "CER 0",
+            details={"cer_normalized": _text_measure(normalize=True)},
+            table=TEXT_TABLE,
+            plot=cer_plot,
+        )
     )
-)
 register_metric(
     MetricSpec(
         "ssmape",
