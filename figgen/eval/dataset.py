@@ -40,7 +40,7 @@ class EvalDataset:
     def image_path(self, figure_id: str) -> Path:
         record = self.record(figure_id)
         if record is not None and record.get("image", {}).get("file"):
-            path = self.root / str(record["image"]["file"])
+            path = self.root / record["image"]["file"]
         else:
             path = self.root / "figures" / f"{figure_id}.png"
         if not path.is_file():

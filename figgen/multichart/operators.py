@@ -112,16 +112,15 @@ class Elementwise:
 
 
 def _sum_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return y - sum(rest)
+    return y - sum(rest)  # type: ignore[no-any-return]
 
 
 def _mean_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    return n * y - sum(rest)
+    return n * y - sum(rest)  # type: ignore[no-any-return]
 
 
 def _difference_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    back: np.ndarray = y + rest[0] if target == 0 else rest[0] - y
-    return back
+    return y + rest[0] if target == 0 else rest[0] - y
 
 
 def _product_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
@@ -129,8 +128,7 @@ def _product_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) ->
 
 
 def _ratio_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
-    back: np.ndarray = y * rest[0] if target == 0 else rest[0] / y
-    return back
+    return y * rest[0] if target == 0 else rest[0] / y
 
 
 @dataclass(frozen=True)
