@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from inspect_ai.scorer import (
     CORRECT,
@@ -41,21 +42,24 @@ def rejected() -> Metric:
     return share
 
 
-def _answered(scores: list[SampleScore]) -> dict[str, list[FiggenScore]]:
-    """Each family's figgen scores (from the score metadata) of the replies not rejected."""
-    families: dict[str, list[FiggenScore]] = defaultdict(list)
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _answered(scores: list[SampleScore]) -> dict[str, list[dict]]:
+    """Each family's score metadata, for the replies that were not rejected."""
+    families: dict[str, list[dict]] = defaultdict(list)
     for sample_score in scores:
         meta = sample_score.score.metadata or {}
         if meta.get("value") is not None:
-            families[meta["family"]].append(
-                FiggenScore(
-                    meta["metric"],
-                    float(meta["value"]),
-                    bool(meta["correct"]),
-                    details=meta.get("details") or {},
-                )
-            )
+            families[meta["family"]].append(meta)
     return families
+
+
+def _figgen_score(meta: dict[str, Any]) -> FiggenScore:
+    """The figgen score a sample's metadata holds."""
+    details = meta.get("details") or {}
+    return FiggenScore(meta["metric"], meta["value"], meta["correct"], details=details)
 
 
 @metric
@@ -69,12 +73,12 @@ def family_metrics() -> Metric:
 
     def means(scores: list[SampleScore]) -> dict[str, float]:
         out: dict[str, float] = {}
-        for family, answered in sorted(_answered(scores).items()):
-            table = METRICS.get_or_fail(answered[0].metric).table
+        for family, metas in sorted(_answered(scores).items()):
+            table = METRICS.get_or_fail(metas[0]["metric"]).table
             if table is None:
-                right = sum(1 for s in answered if s.correct)
-                out[f"{family}/accuracy"] = right / len(answered)
+                out[f"{family}/accuracy"] = _mean([float(bool(m["correct"])) for m in metas])
                 continue
+            answered = [_figgen_score(m) for m in metas]
             for column in table.columns:
                 value = column.reduce(answered)
                 if value is not None:
