@@ -5,8 +5,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from figgen.eval.answers import latest_rows
 from figgen.eval.billing import CACHE_AND_BATCH_KEYS, rows_cost
@@ -14,43 +13,13 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.metrics import containment_region
 from figgen.eval.parse import ParsedAnswer, parse_reply
 from figgen.eval.prices import PriceTable
-from figgen.eval.scoring import Score, score_answer
-from figgen.vqa.item import QAItem
+from figgen.eval.scores import ScoredAnswer as ScoredAnswer  # its home before scores.py
+from figgen.eval.scoring import METRICS, score_answer
 from figgen.vqa.table import is_count
 
 logger = logging.getLogger(__name__)
 
 COUNT_REGION_LEVEL = 0.9
-
-
-Outcome = Literal["correct", "wrong", "rejected", "error"]
-"""What became of one question: scored right or wrong, a reply with no readable answer, or
-no reply at all."""
-
-
-@dataclass(frozen=True)
-class ScoredAnswer:
-    """One question's row joined with its item, figure facts and score (None: no reply)."""
-
-    item: QAItem
-    row: dict[str, Any]
-    score: Score | None
-    parsed: Any
-    n_panels: int | None
-    kind: str
-
-    @property
-    def outcome(self) -> Outcome:
-        if self.score is None:
-            return "error"
-        if self.score.rejected:
-            return "rejected"
-        return "correct" if self.score.correct else "wrong"
-
-    @property
-    def scored(self) -> bool:
-        """Whether a readable answer was scored (right or wrong)."""
-        return self.outcome in ("correct", "wrong")
 
 
 def score_rows(dataset: EvalDataset, rows: Iterable[dict[str, Any]]) -> list[ScoredAnswer]:
@@ -141,24 +110,16 @@ def _group(answers: list[ScoredAnswer], key: Callable[[ScoredAnswer], Any]) -> d
 
 
 def _family(group: list[ScoredAnswer]) -> dict[str, Any]:
-    """A family's counts and accuracy views, plus its metric's own named columns.
-
-    sSMAPE families get ``ssmape_abs`` (mean |sSMAPE|, the size of the error) and
-    ``ssmape_bias`` (the signed mean: errors of opposite sign cancel in it, so it is no
-    measure of accuracy); CER families get ``cer`` (raw strings) and ``cer_normalized``
-    (LaTeX converted to Unicode on both sides). Means are over the scored answers.
-    """
+    """A family's counts and accuracy views, plus the columns its metric's table names
+    (``ssmape_abs`` and ``ssmape_bias``, ``cer`` and ``cer_normalized``: see
+    :mod:`figgen.eval.scoring`), reduced over the scored answers."""
     metric = group[0].item.metric
-    scores = [a.score for a in group if a.scored and a.score is not None]
-    values = [s.value for s in scores if s.value is not None]
     entry: dict[str, Any] = {"level": group[0].item.level, "metric": metric, **_counts(group)}
-    if metric == "ssmape":
-        entry["ssmape_abs"] = _rounded(_mean([abs(v) for v in values]))
-        entry["ssmape_bias"] = _rounded(_mean(values))
-    elif metric in ("cer", "cer_list"):
-        entry["cer"] = _rounded(_mean(values))
-        normalized = [s.normalized_cer for s in scores if s.normalized_cer is not None]
-        entry["cer_normalized"] = _rounded(_mean(normalized))
+    table = METRICS.get_or_fail(metric).table
+    if table is not None:
+        scores = [a.score for a in group if a.scored and a.score is not None]
+        for column in table.columns:
+            entry[column.name] = _rounded(column.reduce(scores))
     return entry
 
 

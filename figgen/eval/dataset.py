@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
+from figgen.eval.scoring import METRICS
 from figgen.eval.set_grounding import SetTarget, load_set_targets
 from figgen.record import load_record
 from figgen.vqa.item import QAItem, read_items
@@ -98,6 +99,12 @@ def load_dataset(root: str | Path) -> EvalDataset:
             f"{qa_path} is missing; pass --data a dataset directory built by figgen build"
         )
     items = list(read_items(qa_path))
+    unknown = sorted({item.metric for item in items} - set(METRICS))
+    if unknown:  # said before any model is asked: scoring could not judge the answers
+        raise FiggenError(
+            f"{qa_path} scores questions by metric {unknown[0]!r}, which this figgen does not "
+            f"have (known: {', '.join(METRICS)}); rebuild it with `figgen qa {root}`"
+        )
     sets_path = root / "image_sets.json"
     image_sets = json.loads(sets_path.read_text(encoding="utf-8")) if sets_path.is_file() else {}
     return EvalDataset(root, items, image_sets, load_set_targets(root))

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from figgen.eval.aggregate import ScoredAnswer
+from figgen.eval.scores import ScoredAnswer
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,26 @@ def per_panel_plot(
     return Plot(file, f"{what[0].upper()}{what[1:]} by panel count", alt)
 
 
+MetricPlot = Callable[[list[str], dict[str, list[ScoredAnswer]], Path], Plot | None]
+"""A metric's plot: drawn from the scored answers of the families (sorted names) that its
+metrics score; None when there is nothing to draw."""
+
+
+def cer_plot(
+    families: list[str], scored: dict[str, list[ScoredAnswer]], out_dir: Path
+) -> Plot | None:
+    """Mean CER by panel count, one axes per text family."""
+    return per_panel_plot(
+        families,
+        scored,
+        out_dir,
+        file="cer_by_panel_count.png",
+        ylabel="mean CER",
+        value=lambda a: a.score.value if a.scored and a.score else None,
+        what="mean character error rate",
+    )
+
+
 SSMAPE_PLOT_LIMIT = 0.5
 """Histograms span [-0.5, 0.5]; larger errors are gathered in the end bins."""
 
@@ -191,15 +211,14 @@ def ssmape_bins(width: float = 0.02, limit: float = SSMAPE_PLOT_LIMIT) -> Any:
     return (np.arange(-n, n + 2) - 0.5) * width
 
 
-def ssmape_plot(scored: dict[str, list[ScoredAnswer]], out_dir: Path) -> Plot | None:
+def ssmape_plot(
+    families: list[str], scored: dict[str, list[ScoredAnswer]], out_dir: Path
+) -> Plot | None:
     """Histograms of sSMAPE per plot kind, one colour per model.
 
     Like the paper's figure, only mean-value families are drawn when there are any.
     """
-    families = {
-        a.item.family for answers in scored.values() for a in answers if a.item.metric == "ssmape"
-    }
-    chosen = {f for f in families if "mean" in f} or families
+    chosen = {f for f in families if "mean" in f} or set(families)
 
     def values_of(answers: list[ScoredAnswer], kind: str) -> list[float]:
         return [

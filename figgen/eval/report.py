@@ -14,8 +14,9 @@ from figgen.eval.blind.report import add_blind_metrics, blind_markdown
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.fingerprint import build_fingerprint, check_answers_build
 from figgen.eval.grounding_report import grounding_markdown, grounding_metrics
-from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot, ssmape_plot
+from figgen.eval.plots import Plot, cost_accuracy_plot, count_plot, per_panel_plot
 from figgen.eval.prices import PriceTable
+from figgen.eval.scoring import METRICS, metrics_sharing
 from figgen.eval.tables import table_text
 from figgen.human.report import human_markdown, human_metrics
 from figgen.storage import atomic_write_text
@@ -97,7 +98,7 @@ def _cost_table(models: dict[str, Any]) -> str:
     )
 
 
-def _metric_table(models: dict[str, Any], metrics: tuple[str, ...], columns: list[str]) -> str:
+def _metric_table(models: dict[str, Any], metrics: Sequence[str], columns: list[str]) -> str:
     """One row per family scored by one of ``metrics``, with the named metric columns."""
     rows = [
         [m, f, e["level"], e["n"], e["scored"], *(_fixed(e.get(c)) for c in columns)]
@@ -115,21 +116,9 @@ def _plots(
     count_families = sorted(
         {f for values in metrics.values() for f in values["count_distributions"]}
     )
-    cer_families = sorted(f for f, item in families.items() if item.metric in ("cer", "cer_list"))
     # the families that ask for a plot kind (count_kind asks for a count; it is not one)
     type_families = sorted(f for f in families if f in (PLOT_TYPE.name, PLOT_TYPES.name))
     plots: list[Plot | None] = [count_plot(f, metrics, out_dir) for f in count_families]
-    plots.append(
-        per_panel_plot(
-            cer_families,
-            scored,
-            out_dir,
-            file="cer_by_panel_count.png",
-            ylabel="mean CER",
-            value=lambda a: a.score.value if a.scored and a.score else None,
-            what="mean character error rate",
-        )
-    )
     plots.append(
         per_panel_plot(
             type_families,
@@ -141,9 +130,33 @@ def _plots(
             what="plot-type accuracy",
         )
     )
-    plots.append(ssmape_plot(scored, out_dir))
+    for plot, names in metrics_sharing(lambda spec: spec.plot):
+        plots.append(
+            plot(sorted(f for f, i in families.items() if i.metric in names), scored, out_dir)
+        )
     plots.append(cost_accuracy_plot(metrics, out_dir))
     return [p for p in plots if p is not None]
+
+
+def _metric_sections(models: dict[str, Any]) -> list[str]:
+    """A section per metric table with rows (the text families' CER, the value families'
+    sSMAPE), in the order the metrics were registered."""
+    parts: list[str] = []
+    for table, names in metrics_sharing(lambda spec: spec.table):
+        text = _metric_table(models, names, [c.name for c in table.columns])
+        if text:
+            parts += [f"### {table.title}", "", table.note, "", text, ""]
+    return parts
+
+
+def _correct_rules(models: dict[str, Any]) -> str:
+    """What counts as correct under each metric the report's families use ("exact match,
+    CER 0 or |sSMAPE| <= 0.05")."""
+    used = {e["metric"] for v in models.values() for e in v["by_family"].values()}
+    rules = list(dict.fromkeys(spec.rule for name, spec in METRICS.items() if name in used))
+    if len(rules) < 2:
+        return rules[0] if rules else "by each family's metric"
+    return ", ".join(rules[:-1]) + " or " + rules[-1]
 
 
 def _no_score_reason(entry: dict[str, Any]) -> str:
@@ -205,8 +218,6 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
             for kind, n in v.get("errors_by_kind", {}).items()
         ],
     )
-    text_families = _metric_table(models, ("cer", "cer_list"), ["cer", "cer_normalized"])
-    value_families = _metric_table(models, ("ssmape",), ["ssmape_abs", "ssmape_bias"])
     parts = [
         "# figgen evaluation report",
         "",
@@ -214,7 +225,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         "plus any --prices overrides (USD per million tokens).",
         "",
         "**accuracy** is the share of all questions asked that were answered correctly "
-        "(exact or relaxed match, CER 0, or |sSMAPE| <= 0.05): a rejected answer (a reply "
+        f"({_correct_rules(models)}): a rejected answer (a reply "
         "with no readable answer) and a question without a reply count as wrong. "
         "**accuracy (answered)** is over the answers that could be read, and **rejection "
         "rate** the share of replies with no readable answer. A readable answer that cannot "
@@ -247,28 +258,7 @@ def render_markdown(metrics: dict[str, Any], plots: list[Plot]) -> str:
         families,
         "",
     ]
-    if text_families:
-        parts += [
-            "### Text families: character error rate",
-            "",
-            "`cer` compares the strings as written (as the core paper does: LaTeX source "
-            "and its rendering differ); `cer_normalized` converts LaTeX to Unicode on both "
-            "sides first. Means over the scored answers; lower is better.",
-            "",
-            text_families,
-            "",
-        ]
-    if value_families:
-        parts += [
-            "### Value families: sSMAPE",
-            "",
-            "`ssmape_abs` is the mean |sSMAPE| (the size of the error, 0 is exact, 2 the "
-            "worst); `ssmape_bias` the signed mean (positive: over-estimates). Errors of "
-            "opposite sign cancel in the bias, so it says nothing about accuracy on its own.",
-            "",
-            value_families,
-            "",
-        ]
+    parts += _metric_sections(models)
     parts += [
         "## By plot kind",
         "",

@@ -23,7 +23,8 @@ from inspect_ai.solver import TaskState
 
 from figgen.eval.blind.compare import correct
 from figgen.eval.parse import parse_reply
-from figgen.eval.scoring import score_answer
+from figgen.eval.scores import Score as FiggenScore
+from figgen.eval.scoring import METRICS, score_answer
 from figgen.vqa.item import QAItem
 
 
@@ -55,27 +56,33 @@ def _answered(scores: list[SampleScore]) -> dict[str, list[dict[str, Any]]]:
     return families
 
 
+def _figgen_score(meta: dict[str, Any]) -> FiggenScore:
+    """The figgen score a sample's metadata holds."""
+    details = meta.get("details") or {}
+    return FiggenScore(meta["metric"], meta["value"], meta["correct"], details=details)
+
+
 @metric
 def family_metrics() -> Metric:
-    """Each family's mean by its own metric, over the replies that were not rejected.
+    """Each family's numbers by its own metric, over the replies that were not rejected.
 
-    Named as in ``figgen eval score``'s metrics: ``family/accuracy`` (exact and relaxed
-    metrics), ``family/cer`` and ``family/cer_normalized`` (raw and LaTeX-normalised CER), and
-    ``family/ssmape_abs`` with ``family/ssmape_bias`` (mean |sSMAPE| and mean signed sSMAPE).
+    Named as in ``figgen eval score``'s metrics: the columns of the metric's table
+    (``family/cer`` and ``family/cer_normalized``, ``family/ssmape_abs`` and
+    ``family/ssmape_bias``; see :mod:`figgen.eval.scoring`), else ``family/accuracy``.
     """
 
     def means(scores: list[SampleScore]) -> dict[str, float]:
         out: dict[str, float] = {}
         for family, metas in sorted(_answered(scores).items()):
-            metric, values = metas[0]["metric"], [float(m["value"]) for m in metas]
-            if metric == "ssmape":
-                out[f"{family}/ssmape_abs"] = _mean([abs(v) for v in values])
-                out[f"{family}/ssmape_bias"] = _mean(values)
-            elif metric in ("cer", "cer_list"):
-                out[f"{family}/cer"] = _mean(values)
-                out[f"{family}/cer_normalized"] = _mean([m["cer_normalized"] for m in metas])
-            else:
-                out[f"{family}/accuracy"] = _mean(values)
+            table = METRICS.get_or_fail(metas[0]["metric"]).table
+            if table is None:
+                out[f"{family}/accuracy"] = _mean([float(bool(m["correct"])) for m in metas])
+                continue
+            answered = [_figgen_score(m) for m in metas]
+            for column in table.columns:
+                value = column.reduce(answered)
+                if value is not None:
+                    out[f"{family}/{column.name}"] = value
         return out
 
     return means
@@ -135,7 +142,8 @@ def figgen_scorer() -> Scorer:
                 "level": item.level,
                 "metric": item.metric,
                 "value": result.value,
-                "cer_normalized": result.normalized_cer,
+                "correct": result.correct,
+                "details": dict(result.details),
                 "rejected": result.rejected,
                 "parsed": None if parsed.rejected else parsed.value,
                 "blind_correct": {

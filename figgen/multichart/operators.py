@@ -15,6 +15,7 @@ import numpy as np
 
 from figgen.multichart.spec import Label, NodeSpec
 from figgen.multichart.values import Shape, Value, Vector
+from figgen.registry import Registry
 
 
 class OperatorError(ValueError):
@@ -288,24 +289,25 @@ class Distance(OneWay):
 
 Operator = Elementwise | Reduction | Share | Shift | Change | Distance
 
-_MEAN = Mean()
-OPERATORS: dict[str, Operator | Mean] = {
-    "sum": Elementwise("sum", (2, None), lambda xs: np.sum(xs, axis=0), _sum_back, "sum"),
-    "difference": Elementwise(
-        "difference", (2, 2), lambda xs: xs[0] - xs[1], _difference_back, "difference"
-    ),
-    "product": Elementwise(
-        "product", (2, None), lambda xs: np.prod(xs, axis=0), _product_back, "product"
-    ),
-    "ratio": Elementwise("ratio", (2, 2), lambda xs: xs[0] / xs[1], _ratio_back, "ratio"),
-    "mean": _MEAN,
-    "share": Share(),
-    "shift": Shift(),
-    "change": Change(),
-    "distance": Distance(),
-    "argmax": Reduction("argmax", "label with the largest value of"),
-    "argmin": Reduction("argmin", "label with the smallest value of"),
-}
+OPERATORS: Registry[Operator | Mean] = Registry("operator")
+"""Every operator by the name a spec's ``op`` gives."""
+OPERATORS.add("sum", Elementwise("sum", (2, None), lambda xs: np.sum(xs, axis=0), _sum_back, "sum"))
+OPERATORS.add(
+    "difference",
+    Elementwise("difference", (2, 2), lambda xs: xs[0] - xs[1], _difference_back, "difference"),
+)
+OPERATORS.add(
+    "product",
+    Elementwise("product", (2, None), lambda xs: np.prod(xs, axis=0), _product_back, "product"),
+)
+OPERATORS.add("ratio", Elementwise("ratio", (2, 2), lambda xs: xs[0] / xs[1], _ratio_back, "ratio"))
+OPERATORS.add("mean", Mean())
+OPERATORS.add("share", Share())
+OPERATORS.add("shift", Shift())
+OPERATORS.add("change", Change())
+OPERATORS.add("distance", Distance())
+OPERATORS.add("argmax", Reduction("argmax", "label with the largest value of"))
+OPERATORS.add("argmin", Reduction("argmin", "label with the smallest value of"))
 
 
 def operator_for(name: str, n_inputs: int) -> Operator:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from figgen.registry import Registry
 from figgen.vqa.item import AnswerType, Level, Metric, Scope
 
 
@@ -35,7 +36,7 @@ class Family:
         return self.name
 
 
-FAMILIES: dict[str, Family] = {}
+FAMILIES: Registry[Family] = Registry("question family")
 """Every declared family by name, in declaration order."""
 
 
@@ -49,12 +50,15 @@ def declare(
     *,
     is_count: bool = False,
 ) -> Family:
-    """Add a family to :data:`FAMILIES`; a second, different declaration of a name is an error."""
+    """Add a family to :data:`FAMILIES`; a second, different declaration of a name is an error
+    (the same declaration again gives the registered family)."""
     family = Family(name, level, scope, answer_type, metric, question, is_count)
-    known = FAMILIES.setdefault(name, family)
+    known = FAMILIES.get(name)
+    if known is None:
+        return FAMILIES.add(name, family)
     if known != family:
         raise ValueError(f"question family {name!r} is declared twice, differently")
-    return family
+    return known
 
 
 # The families every figure or every panel gets, whatever its kinds. Kind-owned families are

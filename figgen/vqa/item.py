@@ -31,15 +31,10 @@ AnswerType = Literal[
     "number_list",  # [1.0, 2.5, 4.0], order irrelevant
 ]
 
-Metric = Literal[
-    "exact",  # equality after normalisation (case-insensitive strings, ints, lists in order)
-    "exact_set",  # the same set of values, order irrelevant
-    "relaxed_5pct",  # |pred - gt| <= 5% of |gt| (per element for pairs)
-    "relative_1pct",  # |pred - gt| <= 1% of |gt| (LongChart's numeric criterion)
-    "ssmape",  # signed SMAPE 2(pred-gt)/(|pred|+|gt|); reported as mean |.| and bias
-    "cer",  # character error rate of one string (LaTeX-normalised)
-    "cer_list",  # CER of two lists aligned by minimum total edit distance
-]
+Metric = str
+"""The name of a metric registered in :data:`figgen.eval.scoring.METRICS` (``exact``,
+``exact_set``, ``relaxed_5pct``, ``relative_1pct``, ``cer``, ``cer_list``, ``ssmape``, and any
+metric registered since); the question side only names it, ``figgen.eval`` scores by it."""
 
 
 @dataclass
@@ -77,14 +72,13 @@ class QAItem:
         return item
 
     def _problem(self) -> str | None:
-        for name in ("qid", "figure_id", "family", "question", "answer_key"):
+        for name in ("qid", "figure_id", "family", "question", "answer_key", "metric"):
             if not isinstance(getattr(self, name), str):
                 return f"{name} must be a string"
         for name, allowed in (
             ("level", get_args(Level)),
             ("scope", get_args(Scope)),
             ("answer_type", get_args(AnswerType)),
-            ("metric", get_args(Metric)),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, str | int) or value not in allowed:

@@ -59,7 +59,7 @@ def test_ssmape_histograms_count_answers_in_whole_numbers(tmp_path: Path, drawn:
         ScoredAnswer(item, {}, Score("ssmape", value, True), None, 1, "line")
         for value in (0.0, 0.0, 0.1)
     ]
-    assert plots.ssmape_plot({"m": answers}, tmp_path) is not None
+    assert plots.ssmape_plot([item.family], {"m": answers}, tmp_path) is not None
     ax = drawn[0].axes[0]
     assert ax.get_ylabel() == "answers"
     ticks = [t for t in ax.get_yticks() if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]

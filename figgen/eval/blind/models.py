@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from figgen.errors import FiggenError
 from figgen.eval.blind.mask import masked_question
+from figgen.eval.scoring import METRICS
 from figgen.vqa.item import QAItem
 
 BaselineName = Literal["majority", "template", "text", "choice"]
@@ -51,7 +52,7 @@ TextModel = Callable[[Sequence[QAItem]], list[Any]]
 def answer_class(item: QAItem, value: Any = None) -> str:
     """A canonical key of an answer value (sets sorted), so equal answers share a class."""
     value = item.answer if value is None else value
-    if item.metric == "exact_set" and isinstance(value, list):
+    if METRICS.get_or_fail(item.metric).unordered and isinstance(value, list):
         value = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 

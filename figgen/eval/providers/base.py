@@ -17,6 +17,7 @@ from figgen.eval.grounding import PromptMode, mode_instruction
 from figgen.eval.image import FigureImage, ImageLimits
 from figgen.eval.set_grounding import SetTarget, set_instruction
 from figgen.eval.tokens import ImageRule
+from figgen.registry import Registry
 from figgen.vqa.item import QAItem
 
 Role = Literal["user", "assistant"]
@@ -170,17 +171,13 @@ def retry_after_header(error: Exception) -> float | None:
 
 
 ProviderFactory = Callable[..., Provider]
-_REGISTRY: dict[str, ProviderFactory] = {}
+_REGISTRY: Registry[ProviderFactory] = Registry("provider")
 
 
 def register_provider(name: str) -> Callable[[ProviderFactory], ProviderFactory]:
-    """Register a factory ``(model, *, base_url, options) -> Provider`` under ``name``."""
-
-    def decorate(factory: ProviderFactory) -> ProviderFactory:
-        _REGISTRY[name] = factory
-        return factory
-
-    return decorate
+    """Register a factory ``(model, *, base_url, options) -> Provider`` under ``name``; a name
+    already registered is a ValueError (it would silently replace a provider)."""
+    return _REGISTRY.decorator(name)
 
 
 def provider_names() -> list[str]:
