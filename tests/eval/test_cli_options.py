@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
-
-from pathlib import Path
 
 from figgen.density.cli import run as density_run
 from figgen.errors import FiggenError
