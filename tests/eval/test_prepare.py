@@ -26,7 +26,7 @@ from figgen.eval.providers import AskConfig, MockError, Prompt, Provider, Reply,
 from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
 
 from .fake_server import FakeServer, Request, Response, chat_reply, messages_reply
-from .fixtures import FIGURES, items
+from .fixtures import FIGURES, items, offline_options
 
 FAST = RetryPolicy(attempts=3, initial_wait=0.001, max_wait=0.01, jitter=0.001)
 ITEMS = {item.qid: item for item in items()}
@@ -72,15 +72,7 @@ def _run(
             dataset,
             chosen,
             provider,
-            RunOptions(
-                "mock:limited",
-                out,
-                prices=PriceTable(),
-                policy=FAST,
-                progress=False,
-                free=True,
-                concurrency=concurrency,
-            ),
+            offline_options("mock:limited", out, FAST, concurrency),
             images=images,
         )
     )
