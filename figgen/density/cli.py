@@ -85,7 +85,6 @@ def run(
     limit: Annotated[int | None, typer.Option(help="Ask at most N compounds.")] = None,
 ) -> None:
     """Ask for every compound's tables (one call per image) and append the answers."""
-    import asyncio
 
     from figgen.density.manifest import load_manifest
     from figgen.density.run import oracle_provider, run_density
@@ -104,9 +103,7 @@ def run(
             data, provider, setup.options, densities=_densities(k), limit=limit
         )
 
-    summary = asyncio.run(go())
-    for line in summary.report_lines(shared.model, shared.out, rejected="without a table"):
-        typer.echo(line)
+    setup.run(go, rejected="without a table")
 
 
 @app.command("score")

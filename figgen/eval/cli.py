@@ -82,7 +82,6 @@ def run(
     ] = False,
 ) -> None:
     """Ask each question in one independent call (figure + question) and append the answers."""
-    import asyncio
     from dataclasses import replace
 
     from figgen.errors import FiggenError
@@ -143,9 +142,7 @@ def run(
             )
         return await run_questions(dataset, items, provider, options, images=images)
 
-    summary = asyncio.run(go())
-    for line in summary.report_lines(shared.model, shared.out):
-        typer.echo(line)
+    setup.run(go)
 
 
 @app.command("score")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
@@ -24,6 +24,7 @@ from figgen.errors import FiggenError
 if TYPE_CHECKING:
     from figgen.eval.providers import Provider
     from figgen.eval.run_options import RunOptions
+    from figgen.eval.runner import RunSummary
 
 OFFLINE_PROVIDERS = ("mock", "oracle", "chance", "blind")
 MOCK_NEEDS_SCRIPT = (
@@ -167,6 +168,17 @@ class ModelSetup:
         from figgen.eval.providers import make_provider
 
         return make_provider(self.model, base_url=self.base_url, **self.factory_args)
+
+    def run(
+        self, go: Callable[[], Coroutine[Any, Any, RunSummary]], *, rejected: str = "rejected"
+    ) -> None:
+        """Run ``go`` (the command's run, started in a fresh event loop) and print its
+        closing lines; ``rejected`` names the unreadable replies."""
+        import asyncio
+
+        summary = asyncio.run(go())
+        for line in summary.report_lines(self.model, self.options.out, rejected=rejected):
+            typer.echo(line)
 
 
 def model_setup(args: ModelArgs) -> ModelSetup:

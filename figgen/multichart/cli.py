@@ -99,7 +99,6 @@ def converse(
     """Ask each set's questions in one conversation per mode (the paper's protocol): the
     images once with the retrieval prompt, then every question with its initial and final
     answer. One call per question is figgen eval run."""
-    import asyncio
 
     from figgen.eval.dataset import load_dataset
     from figgen.multichart.conversation import run_conversations
@@ -110,9 +109,7 @@ def converse(
     async def go() -> RunSummary:
         return await run_conversations(dataset, dataset.items, setup.provider(), setup.options)
 
-    summary = asyncio.run(go())
-    for line in summary.report_lines(shared.model, shared.out):
-        typer.echo(line)
+    setup.run(go)
 
 
 @app.command("example")

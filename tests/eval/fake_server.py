@@ -33,6 +33,7 @@ class LoopbackServer:
 
     http11 = False
     daemon_threads = False
+    methods: frozenset[str] = frozenset({"POST"})
 
     def _listen(self) -> None:
         server = self
@@ -44,17 +45,23 @@ class LoopbackServer:
                 pass
 
             def do_GET(self) -> None:  # noqa: N802  (http.server's name)
-                server.serve(self, "GET")
+                server._dispatch(self, "GET")
 
             def do_POST(self) -> None:  # noqa: N802
-                server.serve(self, "POST")
+                server._dispatch(self, "POST")
 
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = self.daemon_threads
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 
+    def _dispatch(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        if method not in self.methods:  # as http.server answers a method it lacks
+            handler.send_error(501, f"Unsupported method ({method!r})")
+            return
+        self.serve(handler, method)
+
     def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
-        """Answer one request through ``handler``."""
+        """Answer one request (its method one of ``methods``) through ``handler``."""
         raise NotImplementedError
 
     @property
@@ -272,9 +279,6 @@ class FakeServer(LoopbackServer):
         self._listen()
 
     def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
-        if method != "POST":
-            handler.send_error(501, f"Unsupported method ({method!r})")
-            return
         body = json.loads(read_body(handler) or b"{}")
         response = self._handle(handler.path, body, dict(handler.headers))
         send(handler, response.status, json.dumps(response.body).encode(), response.headers)

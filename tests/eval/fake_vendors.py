@@ -71,6 +71,8 @@ class FakeVendors(LoopbackServer):
     """The server; ``polls`` is how many status checks a batch stays running for, and the
     first ``expire`` batches end expired with their last ``expire_last`` requests unrun."""
 
+    methods = frozenset({"GET", "POST"})
+
     answer: Answer
     min_cache_tokens: int = 256
     polls: int = 1

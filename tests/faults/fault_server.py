@@ -140,9 +140,6 @@ class FaultServer(LoopbackServer):
         self._listen()
 
     def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
-        if method != "POST":
-            handler.send_error(501, f"Unsupported method ({method!r})")
-            return
         body = json.loads(read_body(handler))
         api = api_of(handler.path)
         text, _ = request_parts(body)
