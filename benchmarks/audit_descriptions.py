@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 from collections import Counter
 from pathlib import Path
@@ -193,33 +192,12 @@ def place_of(words: str) -> tuple[int, int]:
 
 
 def drawn_as_clusters(panel: dict, aspect: float) -> bool:
-    params = panel.get("params", {})
-    centres = params.get("centers", params.get("centres", params.get("means")))
-    if panel["kind"] != "scatter" or panel.get("distribution") != "gmm" or not centres:
-        return False
-    if np.ndim(centres) != 2 or len(centres) < 2:
-        return False
-    if panel.get("xscale", "linear") != "linear" or panel.get("yscale", "linear") != "linear":
-        return False
-    points = np.column_stack([panel["data"]["x"], panel["data"]["y"]]).astype(float)
-    low, span = points.min(0), np.ptp(points, 0)
-    if np.any(span == 0):
-        return False
-    shape = np.array([1.0, aspect])
-    unit = (points - low) / span * shape
-    c = (np.asarray(centres, dtype=float) - low) / span * shape
-    nearest = np.argmin(((unit[:, None] - c[None]) ** 2).sum(-1), axis=1)
-    radii = []
-    for k in range(len(c)):
-        members = unit[nearest == k]
-        if len(members) < 5:
-            return False
-        radii.append(math.sqrt(((members - c[k]) ** 2).sum(1).mean()))
-    return all(
-        np.linalg.norm(c[i] - c[j]) >= 1.5 * (radii[i] + radii[j])
-        for i in range(len(c))
-        for j in range(i + 1, len(c))
-    )
+    """Two or more mixture components at least 1.5 times their RMS radii apart (a looser
+    rule than the n_clusters question's, to find descriptions that miss visible clusters)."""
+    from figgen.vqa.trends import separated_mixture
+
+    n = separated_mixture(panel, aspect, min_points=5, gap=1.5)
+    return n is not None and n >= 2
 
 
 def aspect(record: dict, index: int) -> float:

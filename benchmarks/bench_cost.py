@@ -98,7 +98,7 @@ async def _measure_run(
 
     from figgen.eval.batch import BatchPolicy, batch_backend, run_batch
     from figgen.eval.providers import make_provider
-    from figgen.eval.runner import run_questions
+    from figgen.eval.runner import RunOptions, run_questions
     from tests.eval.fake_vendors import FakeVendors
 
     os.environ.update(monkey_env)
@@ -122,9 +122,7 @@ async def _measure_run(
                 dataset.items,
                 provider,
                 batch_backend(provider),
-                model=model,
-                out=out,
-                prices=prices,
+                RunOptions(model, out, prices=prices),
                 policy=BatchPolicy(poll_initial=0.05, poll_max=0.5),
             )
         else:
@@ -132,11 +130,7 @@ async def _measure_run(
                 dataset,
                 dataset.items,
                 provider,
-                model=model,
-                out=out,
-                prices=prices,
-                concurrency=8,
-                progress=False,
+                RunOptions(model, out, prices=prices, concurrency=8, progress=False),
             )
     return sum(float(row["cost_usd"]) for row in read_answers(out))
 

@@ -64,7 +64,7 @@ def _density_pass(
     from figgen.density.run import run_density
     from figgen.eval.prices import ModelPrice, PriceTable
     from figgen.eval.providers import MockProvider, make_provider
-    from figgen.eval.runner import RetryPolicy
+    from figgen.eval.runner import RetryPolicy, RunOptions
 
     manifest = load_manifest(folder)
     # the mock replays the true tables written beforehand, as eval's mock replays one answer
@@ -80,13 +80,15 @@ def _density_pass(
         run_density(
             folder,
             provider,
-            model="openai-compatible:bench",
-            out=out,
-            prices=PriceTable({"bench": ModelPrice(0.0, 0.0)}),
-            concurrency=1,
-            policy=RetryPolicy(initial_wait=0.01, jitter=0.01),
-            progress=False,
-            announce=lambda _: None,
+            RunOptions(
+                "openai-compatible:bench",
+                out,
+                prices=PriceTable({"bench": ModelPrice(0.0, 0.0)}),
+                concurrency=1,
+                policy=RetryPolicy(initial_wait=0.01, jitter=0.01),
+                progress=False,
+                announce=lambda _: None,
+            ),
             images=images,
         )
     )

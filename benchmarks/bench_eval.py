@@ -155,7 +155,7 @@ def _run(
     """Wall time of one run; ``base_url`` None asks the offline mock provider instead."""
     from figgen.eval.prices import ModelPrice, PriceTable
     from figgen.eval.providers import MockProvider, make_provider
-    from figgen.eval.runner import RetryPolicy, run_questions
+    from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
 
     async def go() -> None:
         provider = (
@@ -167,14 +167,16 @@ def _run(
             dataset,
             items,
             provider,
-            model="openai-compatible:bench",
-            out=out,
-            prices=PriceTable({"bench": ModelPrice(0.0, 0.0)}),
-            concurrency=concurrency,
-            progress=False,
-            policy=RetryPolicy(initial_wait=0.01, jitter=0.01),
+            RunOptions(
+                "openai-compatible:bench",
+                out,
+                prices=PriceTable({"bench": ModelPrice(0.0, 0.0)}),
+                concurrency=concurrency,
+                progress=False,
+                policy=RetryPolicy(initial_wait=0.01, jitter=0.01),
+                announce=lambda _: None,
+            ),
             images=images,
-            announce=lambda _: None,
         )
 
     out.unlink(missing_ok=True)

@@ -28,7 +28,7 @@ from figgen.eval.grounding_report import location_scores
 from figgen.eval.prices import PriceTable
 from figgen.eval.prompt import locatable
 from figgen.eval.providers import make_provider
-from figgen.eval.runner import run_questions
+from figgen.eval.runner import RunOptions, run_questions
 from figgen.perturb import KINDS, apply_plan, parse_kinds, plan_figure
 from figgen.record import load_record
 
@@ -71,13 +71,15 @@ def bench_scoring(data: Path, repeats: int) -> None:
                     dataset,
                     items,
                     make_provider("oracle"),
-                    model="oracle",
-                    out=out,
-                    prices=PriceTable({}),
-                    progress=False,
-                    announce=lambda _: None,
-                    free=True,
-                    mode=mode,
+                    RunOptions(
+                        "oracle",
+                        out,
+                        prices=PriceTable({}),
+                        progress=False,
+                        announce=lambda _: None,
+                        free=True,
+                        mode=mode,
+                    ),
                 )
             )
             rows = read_answers(out)

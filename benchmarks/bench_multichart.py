@@ -46,7 +46,7 @@ from figgen.config import FigureConfig
 from figgen.eval.dataset import load_dataset
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockProvider
-from figgen.eval.runner import run_questions
+from figgen.eval.runner import RunOptions, run_questions
 from figgen.multichart.build import _rng, build_set, build_sets, load_sets, sample_values
 from figgen.multichart.conversation import run_conversations
 from figgen.multichart.graph import build_graph
@@ -158,18 +158,14 @@ def run_overhead(root: Path, n_sets: int = 10) -> tuple[float, float, int]:
         for k, runner in enumerate((run_conversations, run_questions)):
             provider = MockProvider("bench", answer=lambda prompt: reply)
             start = time.perf_counter()
-            asyncio.run(
-                runner(  # type: ignore[operator]
-                    dataset,
-                    items,
-                    provider,
-                    model="mock:bench",
-                    out=Path(folder) / f"{k}.jsonl",
-                    prices=PriceTable({}),
-                    free=True,
-                    **({"progress": False} if runner is run_questions else {}),
-                )
+            options = RunOptions(
+                "mock:bench",
+                Path(folder) / f"{k}.jsonl",
+                prices=PriceTable({}),
+                free=True,
+                progress=False,
             )
+            asyncio.run(runner(dataset, items, provider, options))
             seconds.append((time.perf_counter() - start) / len(items))
     return seconds[0], seconds[1], len(items)
 

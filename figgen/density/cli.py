@@ -9,20 +9,7 @@ from typing import Annotated
 import typer
 
 from figgen.density.match import X_TOLERANCE
-from figgen.eval.cli_options import (
-    AnswersOut,
-    BaseUrl,
-    CallOptions,
-    Concurrency,
-    MaxCost,
-    Model,
-    Prices,
-    Progress,
-    Retries,
-    RetryWait,
-    Timeout,
-    model_setup,
-)
+from figgen.eval.cli_options import ModelArgs, model_options, model_setup
 
 app = typer.Typer(
     help="ChartDensity-Bench: charts composed k at a time, table reconstruction, analysis.",
@@ -90,66 +77,33 @@ def build(
 
 
 @app.command("run")
+@model_options()
 def run(
     data: Annotated[Path, typer.Option(help="Folder made by figgen density build.")],
-    model: Model,
-    out: AnswersOut,
-    base_url: BaseUrl = None,
+    shared: ModelArgs,
     k: Annotated[str | None, typer.Option("--k", help="Only these densities.")] = None,
     limit: Annotated[int | None, typer.Option(help="Ask at most N compounds.")] = None,
-    concurrency: Concurrency = 4,
-    max_cost: MaxCost = None,
-    prices: Prices = None,
-    option: CallOptions = None,
-    retries: Retries = 6,
-    retry_wait: RetryWait = 1.0,
-    timeout: Timeout = 600.0,
-    progress: Progress = True,
 ) -> None:
     """Ask for every compound's tables (one call per image) and append the answers."""
-    import asyncio
 
     from figgen.density.manifest import load_manifest
     from figgen.density.run import oracle_provider, run_density
     from figgen.eval.runner import RunSummary
 
-    setup = model_setup(
-        model,
-        base_url=base_url,
-        option=option,
-        prices=prices,
-        retries=retries,
-        retry_wait=retry_wait,
-        timeout=timeout,
-    )
+    setup = model_setup(shared)
     manifest = load_manifest(data)
 
     async def go() -> RunSummary:
         provider = (
-            oracle_provider(manifest, model)
+            oracle_provider(manifest, setup.model)
             if setup.provider_name == "oracle"
             else setup.provider()
         )
         return await run_density(
-            data,
-            provider,
-            model=model,
-            out=out,
-            prices=setup.prices,
-            densities=_densities(k),
-            limit=limit,
-            config=setup.config,
-            concurrency=concurrency,
-            max_cost=max_cost,
-            policy=setup.policy,
-            progress=progress,
-            announce=typer.echo,
-            free=setup.offline,
+            data, provider, setup.options, densities=_densities(k), limit=limit
         )
 
-    summary = asyncio.run(go())
-    for line in summary.report_lines(model, out, rejected="without a table"):
-        typer.echo(line)
+    setup.run(go, rejected="without a table")
 
 
 @app.command("score")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from figgen.density.manifest import DensityManifest, load_manifest
 from figgen.density.parse import parse_tables
@@ -18,9 +17,9 @@ from figgen.density.prompt import extraction_prompt
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.parse import ParsedAnswer
 from figgen.eval.prepare import ImagePreparer
-from figgen.eval.prices import PriceTable
-from figgen.eval.providers import AskConfig, MockProvider, Provider
-from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
+from figgen.eval.providers import MockProvider, Provider
+from figgen.eval.run_options import AskTask, RunOptions
+from figgen.eval.runner import RunSummary, run_questions
 from figgen.vqa.item import QAItem
 
 FAMILY = "density_table"
@@ -85,44 +84,22 @@ def _output_tokens(manifest: DensityManifest) -> Callable[[QAItem], int]:
 async def run_density(
     folder: str | Path,
     provider: Provider,
+    options: RunOptions,
     *,
-    model: str,
-    out: str | Path,
-    prices: PriceTable,
     densities: Sequence[int] | None = None,
     limit: int | None = None,
-    config: AskConfig | None = None,
-    concurrency: int = 4,
-    max_cost: float | None = None,
-    policy: RetryPolicy | None = None,
-    progress: bool = True,
-    announce: Callable[[str], None] | None = None,
-    free: bool = False,
     images: ImagePreparer | None = None,
 ) -> RunSummary:
-    """Ask ``provider`` for the tables of every compound not yet answered in ``out``
+    """Ask ``provider`` for the tables of every compound not yet answered in ``options.out``
     (``images``: a preparer whose images to reuse, as a benchmark's second pass does)."""
     manifest = load_manifest(folder)
     items = compound_items(manifest, densities)
     if limit is not None:
         items = items[:limit]
-    extra: dict[str, Any] = {} if announce is None else {"announce": announce}
-    return await run_questions(
-        EvalDataset(Path(folder), items),
-        items,
-        provider,
-        model=model,
-        out=out,
-        prices=prices,
-        config=config,
-        concurrency=concurrency,
-        max_cost=max_cost,
-        policy=policy,
-        progress=progress,
-        free=free,
+    task = AskTask(
         prompt_of=lambda item: item.question,
         parse=parse_answer,
         output_tokens_of=_output_tokens(manifest),
-        images=images,
-        **extra,
     )
+    dataset = EvalDataset(Path(folder), items)
+    return await run_questions(dataset, items, provider, options, images=images, task=task)

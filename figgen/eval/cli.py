@@ -8,21 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from figgen.eval.cli_options import (
-    AnswersOut,
-    BaseUrl,
-    Cache,
-    CallOptions,
-    Concurrency,
-    MaxCost,
-    Model,
-    Prices,
-    Progress,
-    Retries,
-    RetryWait,
-    Timeout,
-    model_setup,
-)
+from figgen.eval.cli_options import ModelArgs, model_options, model_setup
 
 if TYPE_CHECKING:
     from figgen.eval.image import ImageFormat
@@ -61,11 +47,10 @@ def _image_format(text: str) -> ImageFormat:
 
 
 @app.command("run")
+@model_options()
 def run(
     data: Annotated[Path, typer.Option(help="Dataset directory (with qa.jsonl and figures/).")],
-    model: Model,
-    out: AnswersOut,
-    base_url: BaseUrl = None,
+    shared: ModelArgs,
     levels: Annotated[str | None, typer.Option(help="Levels to ask, e.g. 1,2.")] = None,
     families: Annotated[
         list[str] | None, typer.Option(help="Families to ask (repeat or comma-separate).")
@@ -73,14 +58,6 @@ def run(
     limit: Annotated[
         int | None, typer.Option(help="Ask at most N of the selected questions.")
     ] = None,
-    concurrency: Concurrency = 4,
-    max_cost: MaxCost = None,
-    prices: Prices = None,
-    option: CallOptions = None,
-    retries: Retries = 6,
-    retry_wait: RetryWait = 1.0,
-    timeout: Timeout = 600.0,
-    progress: Progress = True,
     prompt: Annotated[
         str,
         typer.Option(
@@ -96,7 +73,6 @@ def run(
         int | None,
         typer.Option(help="Shrink figures to this long side first (e.g. a local model's limit)."),
     ] = None,
-    cache: Cache = None,
     batch: Annotated[
         bool,
         typer.Option(
@@ -106,7 +82,6 @@ def run(
     ] = False,
 ) -> None:
     """Ask each question in one independent call (figure + question) and append the answers."""
-    import asyncio
     from dataclasses import replace
 
     from figgen.errors import FiggenError
@@ -117,16 +92,8 @@ def run(
     from figgen.eval.runner import RunSummary, run_questions
 
     mode = prompt_mode(prompt)
-    setup = model_setup(
-        model,
-        base_url=base_url,
-        option=option,
-        prices=prices,
-        retries=retries,
-        retry_wait=retry_wait,
-        timeout=timeout,
-        cache=cache,
-    )
+    setup = model_setup(shared)
+    options = replace(setup.options, mode=mode)
     dataset = load_dataset(data)
     chosen = select_items(dataset.items, levels=_levels(levels), families=_split(families) or None)
     items = [
@@ -149,7 +116,7 @@ def run(
     fmt = _image_format(image_format)
     if not 1 <= image_quality <= 100:
         raise FiggenError(f"--image-quality {image_quality} must be between 1 and 100")
-    min_side = setup.policy.min_image_side
+    min_side = options.policy.min_image_side
     if max_image_side is not None and max_image_side < min_side:
         raise FiggenError(
             f"--max-image-side {max_image_side} is too small; give at least {min_side} pixels"
@@ -171,40 +138,11 @@ def run(
             from figgen.eval.batch import batch_backend, run_batch
 
             return await run_batch(
-                dataset,
-                items,
-                provider,
-                batch_backend(provider),
-                model=model,
-                out=out,
-                prices=setup.prices,
-                config=setup.config,
-                max_cost=max_cost,
-                announce=typer.echo,
-                images=images,
-                mode=mode,
+                dataset, items, provider, batch_backend(provider), options, images=images
             )
-        return await run_questions(
-            dataset,
-            items,
-            provider,
-            model=model,
-            out=out,
-            prices=setup.prices,
-            config=setup.config,
-            concurrency=concurrency,
-            max_cost=max_cost,
-            policy=setup.policy,
-            progress=progress,
-            announce=typer.echo,
-            free=setup.offline,
-            mode=mode,
-            images=images,
-        )
+        return await run_questions(dataset, items, provider, options, images=images)
 
-    summary = asyncio.run(go())
-    for line in summary.report_lines(model, out):
-        typer.echo(line)
+    setup.run(go)
 
 
 @app.command("score")

@@ -1,24 +1,30 @@
-"""The model options every asking command shares (``eval run``, ``density run``).
+"""The model options every asking command shares (``eval run``, ``density run``,
+``multichart converse``).
 
-Each option is an ``Annotated`` alias so a command lists it in its signature as usual, and
-:func:`model_setup` turns their values into what the runner needs, so the commands cannot
+A command declares one parameter ``shared: ModelArgs`` and the :func:`model_options`
+decorator puts the shared options in its place (so they are declared, documented and
+defaulted once); :func:`model_setup` turns their values into the provider factory and the
+:class:`~figgen.eval.run_options.RunOptions` the run functions take, so the commands cannot
 drift apart in how they build providers, retries and prices.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
 from figgen.errors import FiggenError
 
 if TYPE_CHECKING:
-    from figgen.eval.prices import PriceTable
-    from figgen.eval.providers import AskConfig, Provider
-    from figgen.eval.runner import RetryPolicy
+    from figgen.eval.providers import Provider
+    from figgen.eval.run_options import RunOptions
+    from figgen.eval.runner import RunSummary
 
 OFFLINE_PROVIDERS = ("mock", "oracle", "chance", "blind")
 MOCK_NEEDS_SCRIPT = (
@@ -56,17 +62,101 @@ Cache = Annotated[
 ]
 
 
+@dataclass(frozen=True)
+class ModelArgs:
+    """The shared options as given on the command line."""
+
+    model: str
+    out: Path
+    base_url: str | None = None
+    concurrency: int = 4
+    max_cost: float | None = None
+    prices: Path | None = None
+    option: list[str] | None = None
+    retries: int = 6
+    retry_wait: float = 1.0
+    timeout: float = 600.0
+    progress: bool = True
+    cache: bool | None = None
+
+
+_EMPTY = inspect.Parameter.empty
+_DECLARED: dict[str, tuple[Any, Any]] = {  # name: (annotation, default), in --help order
+    "model": (Model, _EMPTY),
+    "out": (AnswersOut, _EMPTY),
+    "base_url": (BaseUrl, None),
+    "concurrency": (Concurrency, 4),
+    "max_cost": (MaxCost, None),
+    "prices": (Prices, None),
+    "option": (CallOptions, None),
+    "retries": (Retries, 6),
+    "retry_wait": (RetryWait, 1.0),
+    "timeout": (Timeout, 600.0),
+    "progress": (Progress, True),
+    "cache": (Cache, None),
+}
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def model_options(
+    *, progress: bool = True, concurrency_help: str | None = None
+) -> Callable[[Command], Command]:
+    """Put the shared options in place of a command's ``ModelArgs`` parameter.
+
+    ``progress=False`` leaves out ``--progress`` (a command without a progress bar);
+    ``concurrency_help`` says what runs at once when it is not one call.
+    """
+    declared = dict(_DECLARED)
+    if not progress:
+        del declared["progress"]
+    if concurrency_help is not None:
+        declared["concurrency"] = (
+            Annotated[int, typer.Option(help=concurrency_help)],
+            declared["concurrency"][1],
+        )
+
+    def decorate(command: Command) -> Command:
+        signature = inspect.signature(command, eval_str=True)
+        (slot,) = [p.name for p in signature.parameters.values() if p.annotation is ModelArgs]
+        params: list[inspect.Parameter] = []
+        for param in signature.parameters.values():
+            if param.name != slot:
+                params.append(param)
+                continue
+            params += [
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a)
+                for name, (a, d) in declared.items()
+            ]
+
+        @functools.wraps(command)
+        def wrapper(**kwargs: Any) -> Any:
+            shared = {name: kwargs.pop(name) for name in declared}
+            return command(**kwargs, **{slot: ModelArgs(**shared)})
+
+        # typer reads the signature and passes every value by keyword
+        wrapper.__dict__["__signature__"] = signature.replace(
+            parameters=[p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params]
+        )
+        wrapper.__annotations__ = {p.name: p.annotation for p in params}
+        return cast(Command, wrapper)
+
+    return decorate
+
+
 @dataclass
 class ModelSetup:
     """What the shared options resolve to, before any provider is built."""
 
-    model: str
     provider_name: str
     base_url: str | None
-    config: AskConfig
-    prices: PriceTable
-    policy: RetryPolicy
+    options: RunOptions
     factory_args: dict[str, Any]
+
+    @property
+    def model(self) -> str:
+        """The ``PROVIDER:MODEL`` string."""
+        return self.options.model
 
     @property
     def offline(self) -> bool:
@@ -79,47 +169,56 @@ class ModelSetup:
 
         return make_provider(self.model, base_url=self.base_url, **self.factory_args)
 
+    def run(
+        self, go: Callable[[], Coroutine[Any, Any, RunSummary]], *, rejected: str = "rejected"
+    ) -> None:
+        """Run ``go`` (the command's run, started in a fresh event loop) and print its
+        closing lines; ``rejected`` names the unreadable replies."""
+        import asyncio
 
-def model_setup(
-    model: str,
-    *,
-    base_url: str | None,
-    option: list[str] | None,
-    prices: Path | None,
-    retries: int,
-    retry_wait: float,
-    timeout: float,
-    cache: bool | None = None,
-) -> ModelSetup:
-    """Parse ``--option`` pairs, load prices and build the retry policy (errors in one line)."""
+        summary = asyncio.run(go())
+        for line in summary.report_lines(self.model, self.options.out, rejected=rejected):
+            typer.echo(line)
+
+
+def model_setup(args: ModelArgs) -> ModelSetup:
+    """Parse ``--option`` pairs, load prices and build the retry policy (errors in one line);
+    what the run reports goes to the terminal."""
     from figgen.eval.prices import load_prices
     from figgen.eval.providers import AskConfig, parse_option, split_model
-    from figgen.eval.runner import RetryPolicy
+    from figgen.eval.run_options import RetryPolicy, RunOptions
 
-    options = dict(parse_option(text) for text in option or [])
-    provider_name, _ = split_model(model)
+    options = dict(parse_option(text) for text in args.option or [])
+    provider_name, _ = split_model(args.model)
     factory_args: dict[str, Any] = {}
     if provider_name == "mock" and "script" not in options:
         raise FiggenError(MOCK_NEEDS_SCRIPT)
     if provider_name == "mock":
         factory_args["script"] = str(options.pop("script"))
     if provider_name not in OFFLINE_PROVIDERS:
-        factory_args["timeout"] = timeout
-        if cache is not None:
-            factory_args["cache"] = cache
+        factory_args["timeout"] = args.timeout
+        if args.cache is not None:
+            factory_args["cache"] = args.cache
     policy = RetryPolicy(
-        attempts=retries,
-        initial_wait=retry_wait,
-        max_wait=max(retry_wait, 60.0),
-        jitter=retry_wait,
-        call_timeout=timeout,
+        attempts=args.retries,
+        initial_wait=args.retry_wait,
+        max_wait=max(args.retry_wait, 60.0),
+        jitter=args.retry_wait,
+        call_timeout=args.timeout,
     )
-    return ModelSetup(
-        model,
-        provider_name,
-        base_url,
-        AskConfig(options),
-        load_prices(prices),
-        policy,
-        factory_args,
+    run_options = RunOptions(
+        args.model,
+        args.out,
+        prices=load_prices(args.prices),
+        config=AskConfig(options),
+        policy=policy,
+        concurrency=args.concurrency,
+        max_cost=args.max_cost,
+        progress=args.progress,
+        announce=typer.echo,
+        free=provider_name in OFFLINE_PROVIDERS,
     )
+    return ModelSetup(provider_name, args.base_url, run_options, factory_args)
+
+
+__all__ = ["ModelArgs", "ModelSetup", "model_options", "model_setup"]

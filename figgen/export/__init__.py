@@ -10,6 +10,7 @@ from typing import Any
 
 _PUBLIC = {
     "export_hf": "figgen.export.hf",
+    "HfOptions": "figgen.export.hf",
     "write_hf_folder": "figgen.export.hf",
     "export_coco": "figgen.export.coco",
     "export_lmms_eval": "figgen.export.lmms_eval",

@@ -84,18 +84,11 @@ def export(
 
     fractions = SplitFractions.parse(splits)
     if format is ExportFormat.hf:
-        from figgen.export.hf import export_hf
+        from figgen.export.hf import HfOptions, export_hf
 
         _check_license(license)
-        result = export_hf(
-            data_dir,
-            out,
-            fractions=fractions,
-            pretty_name=name,
-            license=license,
-            repo_id=repo,
-            overwrite=overwrite,
-        )
+        options = HfOptions(fractions, name, license, repo)
+        result = export_hf(data_dir, out, options, overwrite=overwrite)
         typer.echo(f"wrote {out} ({_counts(result.split_counts)})")
     elif format is ExportFormat.coco:
         from figgen.export.coco import export_coco
@@ -175,19 +168,12 @@ def push(
     else:
         token = check_push_allowed(repo, token)
     _check_license(license)
+    from figgen.export.hf import HfOptions
     from figgen.export.hub import push_dataset
     from figgen.export.splits import SplitFractions
 
-    result = push_dataset(
-        data_dir,
-        repo,
-        private=private,
-        token=token,
-        fractions=SplitFractions.parse(splits),
-        pretty_name=name,
-        license=license,
-        dry_run=dry_run,
-    )
+    options = HfOptions(SplitFractions.parse(splits), name, license)
+    result = push_dataset(data_dir, repo, options, private=private, token=token, dry_run=dry_run)
     if result.dry_run:
         for path, size in result.files.items():
             typer.echo(f"{size:>12,d}  {path}")

@@ -23,6 +23,19 @@ logger = logging.getLogger(__name__)
 CONFIGS = ("figures", "qa", "descriptions")
 
 
+@dataclass(frozen=True)
+class HfOptions:
+    """How an HF folder is laid out and described, the same for ``export --format hf``,
+    ``push`` and the folder an lmms-eval task loads: split shares, the card's pretty name,
+    licence and Hub id (named in its examples), and the largest parquet shard."""
+
+    fractions: SplitFractions = SplitFractions()
+    pretty_name: str = "figgen multi-panel charts"
+    license: str = "cc-by-sa-4.0"
+    repo_id: str | None = None
+    max_shard_bytes: int = DEFAULT_SHARD_BYTES
+
+
 @dataclass
 class HfExport:
     """What an HF export wrote: row counts per config and split, and the card facts."""
@@ -49,17 +62,9 @@ class _PngCache:
         return self.png
 
 
-def write_hf_folder(
-    dataset: BuiltDataset,
-    folder: Path,
-    *,
-    fractions: SplitFractions,
-    pretty_name: str = "figgen multi-panel charts",
-    license: str = "cc-by-sa-4.0",
-    repo_id: str | None = None,
-    max_shard_bytes: int = DEFAULT_SHARD_BYTES,
-) -> CardFacts:
+def write_hf_folder(dataset: BuiltDataset, folder: Path, options: HfOptions) -> CardFacts:
     """Write shards and README.md into an empty ``folder``; return what the card states."""
+    fractions = options.fractions
     figure_ids = dataset.figure_ids()
     if not figure_ids:
         raise FiggenError(f"{dataset.root}/figures holds no figures; run `figgen build` first")
@@ -70,7 +75,7 @@ def write_hf_folder(
             folder / "data" / config,
             split,
             CONFIG_FEATURES[config],
-            max_shard_bytes=max_shard_bytes,
+            max_shard_bytes=options.max_shard_bytes,
         )
         for config in CONFIGS
         for split in SPLITS
@@ -132,8 +137,8 @@ def write_hf_folder(
             json.dumps(origin.config, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
     facts = CardFacts(
-        pretty_name=pretty_name,
-        license=license,
+        pretty_name=options.pretty_name,
+        license=options.license,
         figgen_version=origin.version,
         seed=origin.seed,
         command=origin.command,
@@ -148,7 +153,7 @@ def write_hf_folder(
             for kind in sorted(plot_panels)
         },
         by_panel_count=dict(sorted(panel_counts.items())),
-        repo_id=repo_id,
+        repo_id=options.repo_id,
     )
     text = str(render_card(facts))
     check_card(text, folder)
@@ -159,13 +164,9 @@ def write_hf_folder(
 def export_hf(
     data_dir: str | Path,
     out: str | Path,
+    options: HfOptions | None = None,
     *,
-    fractions: SplitFractions | None = None,
-    pretty_name: str = "figgen multi-panel charts",
-    license: str = "cc-by-sa-4.0",
-    repo_id: str | None = None,
     overwrite: bool = False,
-    max_shard_bytes: int = DEFAULT_SHARD_BYTES,
 ) -> HfExport:
     """Write ``out`` as a folder that ``datasets.load_dataset(out, "qa")`` reads.
 
@@ -173,13 +174,5 @@ def export_hf(
     """
     dataset = BuiltDataset.open(data_dir)
     with staged_folder(out, overwrite=overwrite) as stage:
-        facts = write_hf_folder(
-            dataset,
-            stage,
-            fractions=fractions or SplitFractions(),
-            pretty_name=pretty_name,
-            license=license,
-            repo_id=repo_id,
-            max_shard_bytes=max_shard_bytes,
-        )
+        facts = write_hf_folder(dataset, stage, options or HfOptions())
     return HfExport(Path(out), facts)

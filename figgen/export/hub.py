@@ -6,14 +6,13 @@ import logging
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.export.hf import write_hf_folder
+from figgen.export.hf import HfOptions, write_hf_folder
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SplitFractions
 from figgen.secrets import redact
 
 logger = logging.getLogger(__name__)
@@ -84,12 +83,10 @@ def _hub_errors() -> tuple[type[BaseException], ...]:
 def push_dataset(
     data_dir: str | Path,
     repo_id: str,
+    options: HfOptions | None = None,
     *,
     private: bool = False,
     token: str | None = None,
-    fractions: SplitFractions | None = None,
-    pretty_name: str = "figgen multi-panel charts",
-    license: str = "cc-by-sa-4.0",
     api: Any | None = None,
     dry_run: bool = False,
 ) -> PushResult:
@@ -106,14 +103,7 @@ def push_dataset(
     dataset = BuiltDataset.open(data_dir)
     with tempfile.TemporaryDirectory(prefix="figgen-push-") as tmp:
         folder = Path(tmp)
-        facts = write_hf_folder(
-            dataset,
-            folder,
-            fractions=fractions or SplitFractions(),
-            pretty_name=pretty_name,
-            license=license,
-            repo_id=repo_id,
-        )
+        facts = write_hf_folder(dataset, folder, replace(options or HfOptions(), repo_id=repo_id))
         files = {
             path.relative_to(folder).as_posix(): path.stat().st_size
             for path in sorted(folder.rglob("*"))

@@ -8,7 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from figgen.errors import FiggenError
-from figgen.export.hf import write_hf_folder
+from figgen.export.hf import HfOptions, write_hf_folder
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import Split, SplitFractions, assign_splits
 from figgen.storage import staged_folder
@@ -123,7 +123,7 @@ def export_lmms_eval(
     with staged_folder(out_path, overwrite=overwrite) as stage:
         if dataset_path is None:
             facts = write_hf_folder(
-                dataset, stage / HF_SUBDIR, fractions=fractions or SplitFractions()
+                dataset, stage / HF_SUBDIR, HfOptions(fractions=fractions or SplitFractions())
             )
             if split not in facts.split_counts["qa"]:
                 raise FiggenError(

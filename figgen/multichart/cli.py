@@ -7,18 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from figgen.eval.cli_options import (
-    AnswersOut,
-    BaseUrl,
-    CallOptions,
-    MaxCost,
-    Model,
-    Prices,
-    Retries,
-    RetryWait,
-    Timeout,
-    model_setup,
-)
+from figgen.eval.cli_options import ModelArgs, model_options, model_setup
 
 if TYPE_CHECKING:
     from figgen.eval.runner import RunSummary
@@ -102,57 +91,25 @@ def score(
 
 
 @app.command("converse")
+@model_options(progress=False, concurrency_help="Conversations in flight at once.")
 def converse(
     data: Annotated[Path, typer.Option(help="The multichart build to ask.")],
-    model: Model,
-    out: AnswersOut,
-    base_url: BaseUrl = None,
-    concurrency: Annotated[int, typer.Option(help="Conversations in flight at once.")] = 4,
-    max_cost: MaxCost = None,
-    prices: Prices = None,
-    option: CallOptions = None,
-    retries: Retries = 6,
-    retry_wait: RetryWait = 1.0,
-    timeout: Timeout = 600.0,
+    shared: ModelArgs,
 ) -> None:
     """Ask each set's questions in one conversation per mode (the paper's protocol): the
     images once with the retrieval prompt, then every question with its initial and final
     answer. One call per question is figgen eval run."""
-    import asyncio
 
     from figgen.eval.dataset import load_dataset
     from figgen.multichart.conversation import run_conversations
 
-    setup = model_setup(
-        model,
-        base_url=base_url,
-        option=option,
-        prices=prices,
-        retries=retries,
-        retry_wait=retry_wait,
-        timeout=timeout,
-    )
+    setup = model_setup(shared)
     dataset = load_dataset(data)
 
     async def go() -> RunSummary:
-        return await run_conversations(
-            dataset,
-            dataset.items,
-            setup.provider(),
-            model=model,
-            out=out,
-            prices=setup.prices,
-            config=setup.config,
-            concurrency=concurrency,
-            max_cost=max_cost,
-            policy=setup.policy,
-            announce=typer.echo,
-            free=setup.offline,
-        )
+        return await run_conversations(dataset, dataset.items, setup.provider(), setup.options)
 
-    summary = asyncio.run(go())
-    for line in summary.report_lines(model, out):
-        typer.echo(line)
+    setup.run(go)
 
 
 @app.command("example")

@@ -19,9 +19,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
@@ -30,9 +28,10 @@ from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import estimate_run
 from figgen.eval.parse import parse_reply
 from figgen.eval.prepare import ImagePreparer
-from figgen.eval.prices import ModelPrice, PriceTable
-from figgen.eval.providers.base import AskConfig, Prompt, Provider, Turn
-from figgen.eval.runner import RetryPolicy, RunSummary, ask_with_retries
+from figgen.eval.providers.base import Prompt, Provider, Turn
+from figgen.eval.retry import ask_with_retries
+from figgen.eval.run_options import RunOptions
+from figgen.eval.runner import RunSummary
 from figgen.eval.usage import Usage
 from figgen.multichart.prompt import PREAMBLE
 from figgen.secrets import redact
@@ -104,27 +103,19 @@ async def run_conversations(
     dataset: EvalDataset,
     items: list[QAItem],
     provider: Provider,
+    options: RunOptions,
     *,
-    model: str,
-    out: str | Path,
-    prices: PriceTable,
-    config: AskConfig | None = None,
-    concurrency: int = 4,
-    max_cost: float | None = None,
-    policy: RetryPolicy | None = None,
-    announce: Callable[[str], None] = logger.info,
-    free: bool = False,
     images: ImagePreparer | None = None,
 ) -> RunSummary:
-    """Ask ``items`` set by set and mode by mode, each set-mode one conversation; append rows."""
-    config = config or AskConfig()
-    policy = policy or RetryPolicy()
-    if concurrency < 1:
-        raise FiggenError("--concurrency must be at least 1")
+    """Ask ``items`` set by set and mode by mode, each set-mode one conversation; append rows
+    (``options.mode`` and ``options.progress`` do not apply: the rows are ``conversation``
+    rows, and no bar is shown)."""
+    model, config, policy = options.model, options.config, options.policy
+    options.check_concurrency()
     images = images or ImagePreparer(
         dataset.image_source, provider.image_limits, min_side=policy.min_image_side
     )
-    previous = read_answers(out)
+    previous = read_answers(options.out)
     done = answered_qids(previous, model, CONVERSATION)
     replies = {row["qid"]: row["raw"] for row in previous if row.get("error") is None}
     by_figure: dict[str, list[QAItem]] = {}
@@ -132,18 +123,15 @@ async def run_conversations(
         by_figure.setdefault(item.figure_id, []).append(item)
     pending = [item for item in items if item.qid not in done]
     summary = RunSummary(skipped=len(items) - len(pending))
-    price = ModelPrice(0.0, 0.0) if free else prices.lookup(model)
-    if price is None and max_cost is not None:
-        raise FiggenError(
-            f"no price for {model}, so --max-cost cannot be enforced; "
-            f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
-        )
+    price = options.price(warn=False)
     estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
     summary.estimate = estimate
-    announce(estimate.describe(model) + " (one call each; a conversation resends its history)")
-    budget = _Budget(max_cost)
-    writer = AnswerWriter.for_build(out, dataset.root)
-    slots = asyncio.Semaphore(concurrency)
+    options.announce(
+        estimate.describe(model) + " (one call each; a conversation resends its history)"
+    )
+    budget = _Budget(options.max_cost)
+    writer = AnswerWriter.for_build(options.out, dataset.root)
+    slots = asyncio.Semaphore(options.concurrency)
 
     async def call(item: QAItem, prompt: Prompt) -> str | None:
         """One turn: the reply's text, or None when it failed (an error row is written)."""
@@ -244,7 +232,9 @@ async def run_conversations(
         await provider.aclose()
     if budget.stopped:
         summary.stopped_for_budget = True
-        announce(f"stopping before --max-cost ${max_cost:.4f}: spent ${budget.spent:.4f}")
+        options.announce(
+            f"stopping before --max-cost ${options.max_cost:.4f}: spent ${budget.spent:.4f}"
+        )
     if budget.failing >= policy.max_failures_in_a_row:
         raise FiggenError(
             f"{budget.failing} questions in a row failed (last: {budget.last_error[:200]}); "

@@ -239,12 +239,22 @@ def cluster_centres(params: dict[str, Any]) -> list[tuple[float, float]] | None:
     return [(float(c[0]), float(c[1])) for c in centres]
 
 
-def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
-    """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful.
+def separated_mixture(
+    panel: dict[str, Any],
+    aspect: float = 1.0,
+    *,
+    min_points: int = MIN_CLUSTER_POINTS,
+    gap: float = CLUSTER_GAP,
+) -> int | None:
+    """The number of components of a Gaussian-mixture scatter panel on linear axes when they
+    stand apart as drawn, else None.
 
-    ``aspect`` is the drawn panel's height / width in pixels: distances are judged as seen.
+    Apart: each point is assigned to its nearest generating centre, each component holds at
+    least ``min_points`` points, and every two centres are at least ``gap`` times the sum of
+    their RMS radii apart; distances are judged as seen (``aspect``: the drawn panel's
+    height / width in pixels).
     """
-    if panel["kind"] != "scatter" or panel["distribution"] != "gmm":
+    if panel["kind"] != "scatter" or panel.get("distribution") != "gmm":
         return None
     if not linear_axes(panel):
         return None
@@ -262,13 +272,23 @@ def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
     radii = []
     for k in range(len(c)):
         members = unit[nearest == k]
-        if len(members) < MIN_CLUSTER_POINTS:
+        if len(members) < min_points:
             return None
         radii.append(float(np.sqrt(((members - c[k]) ** 2).sum(1).mean())))
     for i in range(len(c)):
         for j in range(i + 1, len(c)):
-            if np.linalg.norm(c[i] - c[j]) < CLUSTER_GAP * (radii[i] + radii[j]):
+            if np.linalg.norm(c[i] - c[j]) < gap * (radii[i] + radii[j]):
                 return None
+    return len(c)
+
+
+def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
+    """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful:
+    the components stand apart (:func:`separated_mixture`) and the drawn points split into
+    as many groups (``aspect``: the drawn panel's height / width in pixels)."""
+    n = separated_mixture(panel, aspect)
+    if n is None:
+        return None
     drawn = features.groups(panel, aspect)
     shown = drawn.n if drawn is not None else 1  # no split shows: one cloud
-    return len(c) if shown == len(c) else None
+    return n if shown == n else None

@@ -1,4 +1,11 @@
-"""A local OpenAI-compatible HTTP server for tests: scripted replies, errors and usage."""
+"""The loopback model servers of the tests, and the scripted one most tests use.
+
+:class:`LoopbackServer` is the HTTP server on 127.0.0.1 in a thread that all of them are:
+:class:`FakeServer` here (scripted replies, errors and usage on the OpenAI, Anthropic and
+Gemini paths), ``tests/faults/fault_server.py`` (misbehaving below and above HTTP) and
+``tests/eval/fake_vendors.py`` (the vendors' live and batch APIs with a prompt cache). They
+share the reply builders, the request reading and the image decoding below.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +17,91 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 from PIL import Image
 
 QID = re.compile(r"\[(q\d+)\]")
+
+
+class LoopbackServer:
+    """An HTTP server on 127.0.0.1 in a daemon thread; a subclass answers in :meth:`serve`.
+
+    ``http11`` keeps connections open between requests (so a server can cut one);
+    ``daemon_threads`` lets a request still being served (a stall) not hold up the exit.
+    """
+
+    http11 = False
+    daemon_threads = False
+    methods: frozenset[str] = frozenset({"POST"})
+
+    def _listen(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if server.http11 else "HTTP/1.0"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802  (http.server's name)
+                server._dispatch(self, "GET")
+
+            def do_POST(self) -> None:  # noqa: N802
+                server._dispatch(self, "POST")
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._http.daemon_threads = self.daemon_threads
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    def _dispatch(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        if method not in self.methods:  # as http.server answers a method it lacks
+            handler.send_error(501, f"Unsupported method ({method!r})")
+            return
+        self.serve(handler, method)
+
+    def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        """Answer one request (its method one of ``methods``) through ``handler``."""
+        raise NotImplementedError
+
+    @property
+    def root_url(self) -> str:
+        host, port = self._http.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._http.shutdown()
+        self._http.server_close()
+        self._thread.join(timeout=5)
+
+
+def read_body(handler: BaseHTTPRequestHandler) -> bytes:
+    """The request's body (empty when it has none)."""
+    length = int(handler.headers.get("Content-Length", 0))
+    return handler.rfile.read(length) if length else b""
+
+
+def send(
+    handler: BaseHTTPRequestHandler, status: int, payload: bytes, headers: dict[str, str]
+) -> None:
+    """Write a whole JSON reply."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(payload)))
+    for name, value in headers.items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    handler.wfile.write(payload)
+
+
+def decode_b64(text: str) -> bytes:
+    """Standard or URL-safe base64, padded or not (Gemini's SDK sends URL-safe)."""
+    text = text.replace("-", "+").replace("_", "/")
+    return base64.b64decode(text + "=" * (-len(text) % 4))
 
 
 @dataclass
@@ -146,7 +233,7 @@ def error(status: int, message: str, code: str | None = None) -> Response:
     )
 
 
-def _parts(body: dict[str, Any]) -> tuple[str, str | None]:
+def request_parts(body: dict[str, Any]) -> tuple[str, str | None]:
     """The prompt text and the image data URL of a chat or responses request."""
     texts, image = [], None
     messages = body.get("messages") or body.get("input") or body.get("contents") or []
@@ -173,14 +260,12 @@ def _parts(body: dict[str, Any]) -> tuple[str, str | None]:
 def _image_size(url: str | None) -> tuple[int, int] | None:
     if url is None:
         return None
-    encoded = url.split(",", 1)[1].replace("-", "+").replace("_", "/")
-    data = base64.b64decode(encoded + "=" * (-len(encoded) % 4))
-    with Image.open(io.BytesIO(data)) as img:
+    with Image.open(io.BytesIO(decode_b64(url.split(",", 1)[1]))) as img:
         return img.size
 
 
 @dataclass
-class FakeServer:
+class FakeServer(LoopbackServer):
     """Serves chat completions, Messages and Gemini (and Responses if asked) on 127.0.0.1."""
 
     handler: Handler
@@ -191,30 +276,15 @@ class FakeServer:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
-        server = self
+        self._listen()
 
-        class _Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802  (http.server's name)
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                response = server._handle(self.path, body, dict(self.headers))
-                payload = json.dumps(response.body).encode()
-                self.send_response(response.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                for name, value in response.headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(payload)
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+    def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        body = json.loads(read_body(handler) or b"{}")
+        response = self._handle(handler.path, body, dict(handler.headers))
+        send(handler, response.status, json.dumps(response.body).encode(), response.headers)
 
     def _handle(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Response:
-        text, image = _parts(body)
+        text, image = request_parts(body)
         match = QID.search(text)
         request = Request(
             path, body.get("model", ""), match.group(1) if match else None, _image_size(image), body
@@ -233,19 +303,5 @@ class FakeServer:
         return response
 
     @property
-    def root_url(self) -> str:
-        host, port = self._http.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    @property
     def base_url(self) -> str:
         return f"{self.root_url}/v1"
-
-    def __enter__(self) -> FakeServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._http.shutdown()
-        self._http.server_close()
-        self._thread.join(timeout=5)

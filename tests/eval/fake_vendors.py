@@ -12,23 +12,21 @@ reply reported, so a test can price a run independently.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import json
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.parser import BytesParser
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import urlparse
 
 from PIL import Image
 
-QID = re.compile(r"\[(q\d+)\]")
+from tests.eval.fake_server import QID, LoopbackServer, decode_b64, read_body, send
 
 Answer = Callable[[str], str]
 """Given the prompt text, the reply text."""
@@ -45,12 +43,6 @@ class Billed:
     written: int
     output_tokens: int
     batch: bool
-
-
-def _b64(text: str) -> bytes:
-    """Standard or URL-safe base64, padded or not (Gemini's SDK sends URL-safe)."""
-    text = text.replace("-", "+").replace("_", "/")
-    return base64.b64decode(text + "=" * (-len(text) % 4))
 
 
 def _image_tokens(data: bytes) -> int:
@@ -75,9 +67,11 @@ class _Batch:
 
 
 @dataclass
-class FakeVendors:
+class FakeVendors(LoopbackServer):
     """The server; ``polls`` is how many status checks a batch stays running for, and the
     first ``expire`` batches end expired with their last ``expire_last`` requests unrun."""
+
+    methods = frozenset({"GET", "POST"})
 
     answer: Answer
     min_cache_tokens: int = 256
@@ -93,40 +87,17 @@ class FakeVendors:
         self._cache: set[str] = set()
         self._files: dict[str, bytes] = {}
         self._uploads: dict[str, dict[str, Any]] = {}
-        server = self
+        self._listen()
 
-        class _Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _reply(
-                self, status: int, payload: bytes, headers: dict[str, str] | None = None
-            ) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def _route(self, method: str) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                raw = self.rfile.read(length) if length else b""
-                status, payload, headers = server._handle(
-                    method, self.path, raw, {k.lower(): v for k, v in self.headers.items()}
-                )
-                body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-                self._reply(status, body, headers)
-
-            def do_POST(self) -> None:  # noqa: N802  (http.server's name)
-                self._route("POST")
-
-            def do_GET(self) -> None:  # noqa: N802
-                self._route("GET")
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+    def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        status, payload, headers = self._handle(
+            method,
+            handler.path,
+            read_body(handler),
+            {k.lower(): v for k, v in handler.headers.items()},
+        )
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        send(handler, status, body, headers)
 
     # ---- the model and its cache -------------------------------------------------------
 
@@ -164,7 +135,7 @@ class FakeVendors:
         images, texts = [], []
         for part in body["input"][0]["content"]:
             if part["type"] == "input_image":
-                images.append(_b64(part["image_url"].split(",", 1)[1]))
+                images.append(decode_b64(part["image_url"].split(",", 1)[1]))
             else:
                 texts.append(part["text"])
         text, billed = self._ask("openai", images, "\n".join(texts), True, batch)
@@ -199,7 +170,7 @@ class FakeVendors:
         images, texts = [], []
         for part in body["messages"][0]["content"]:
             if part["type"] == "image_url":
-                images.append(_b64(part["image_url"]["url"].split(",", 1)[1]))
+                images.append(decode_b64(part["image_url"]["url"].split(",", 1)[1]))
             else:
                 texts.append(part["text"])
         text, billed = self._ask("openai", images, "\n".join(texts), True, False)
@@ -227,7 +198,7 @@ class FakeVendors:
         images, texts, cache_asked = [], [], False
         for part in body["messages"][0]["content"]:
             if part["type"] == "image":
-                images.append(_b64(part["source"]["data"]))
+                images.append(decode_b64(part["source"]["data"]))
                 cache_asked = cache_asked or part.get("cache_control") == {"type": "ephemeral"}
             else:
                 texts.append(part["text"])
@@ -253,7 +224,7 @@ class FakeVendors:
         for part in body["contents"][0]["parts"]:
             inline = part.get("inlineData") or part.get("inline_data")
             if inline:
-                images.append(_b64(inline["data"]))
+                images.append(decode_b64(inline["data"]))
             else:
                 texts.append(part["text"])
         text, billed = self._ask("gemini", images, "\n".join(texts), True, batch)
@@ -524,17 +495,3 @@ class FakeVendors:
             name = "files/" + route.rsplit("/", 1)[1].removesuffix(":download")
             return 200, self._files[name], {}
         return 404, {"error": {"message": f"no route {method} {route}"}}, {}
-
-    @property
-    def root_url(self) -> str:
-        host, port = self._http.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def __enter__(self) -> FakeVendors:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._http.shutdown()
-        self._http.server_close()
-        self._thread.join(timeout=5)

@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image
 
+from figgen.eval.run_options import RetryPolicy, RunOptions
 from figgen.vqa.item import QAItem
 
 KINDS = ["line", "histogram", "scatter", "contour"]
@@ -313,3 +314,8 @@ def assert_perfect_family(entry: dict[str, Any], family: str) -> None:
         assert entry["ssmape_abs"] == entry["ssmape_bias"] == 0.0, family
     if entry["metric"] in ("cer", "cer_list"):
         assert entry["cer"] == entry["cer_normalized"] == 0.0, family
+
+
+def offline_options(model: str, out: Path, policy: RetryPolicy, concurrency: int = 4) -> RunOptions:
+    """Run options for an offline provider in a test: nothing billed, no progress bar."""
+    return RunOptions(model, out, policy=policy, progress=False, free=True, concurrency=concurrency)

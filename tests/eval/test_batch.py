@@ -19,7 +19,7 @@ from figgen.eval.batch.journal import journal_path
 from figgen.eval.dataset import load_dataset
 from figgen.eval.providers.base import AskConfig, Prompt
 from figgen.eval.report import write_report
-from figgen.eval.runner import RunSummary
+from figgen.eval.runner import RunOptions, RunSummary
 
 from .fake_vendors import FakeVendors
 from .fixtures import items
@@ -99,12 +99,14 @@ def run_batched(
             dataset.items,
             provider,
             backend,
-            model=f"{vendor}:{MODEL}",
-            out=out,
-            prices=PRICES,
-            max_cost=max_cost,
+            RunOptions(
+                f"{vendor}:{MODEL}",
+                out,
+                prices=PRICES,
+                max_cost=max_cost,
+                announce=lambda _: None,
+            ),
             policy=POLL,
-            announce=lambda _: None,
         )
 
     return asyncio.run(go())

@@ -16,7 +16,7 @@ from figgen.eval.estimate import estimate_run
 from figgen.eval.prices import ModelPrice, PriceTable, load_prices
 from figgen.eval.providers import make_provider, oracle_reply
 from figgen.eval.providers.base import Provider
-from figgen.eval.runner import RetryPolicy, run_questions
+from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
 
 from .fake_vendors import QID, Billed, FakeVendors
 from .fixtures import FIGURES, items
@@ -108,12 +108,9 @@ def run_live(
             dataset,
             dataset.items,
             provider,
-            model=f"{vendor}:{MODEL}",
-            out=out,
-            prices=PRICES,
-            policy=FAST,
-            progress=False,
-            concurrency=4,
+            RunOptions(
+                f"{vendor}:{MODEL}", out, prices=PRICES, policy=FAST, progress=False, concurrency=4
+            ),
         )
 
     return asyncio.run(go())

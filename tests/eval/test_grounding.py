@@ -19,7 +19,7 @@ from figgen.eval.grounding import with_mode
 from figgen.eval.grounding_report import location_scores
 from figgen.vqa.item import QAItem
 
-from .fake_server import FakeServer, Request, Response, _parts, chat_reply, error
+from .fake_server import FakeServer, Request, Response, chat_reply, error, request_parts
 
 
 def invoke(*args: str) -> str:
@@ -146,7 +146,7 @@ def test_loopback_model_with_known_offsets(small_build: Path, tmp_path: Path) ->
     asked: set[str] = set()  # prompt texts seen (the server's own count is per [qNNN] tag)
 
     def answer(request: Request, _: int) -> Response:
-        text, _image = _parts(request.body)
+        text, _image = request_parts(request.body)
         seen = text in asked
         asked.add(text)
         assert request.image_size is not None

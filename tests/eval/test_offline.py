@@ -13,11 +13,10 @@ from figgen.cli import app
 from figgen.errors import FiggenError
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import load_dataset
-from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockError, MockProvider, Reply, oracle_reply
-from figgen.eval.runner import RetryPolicy, run_questions
+from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
 
-from .fixtures import assert_perfect_family, items
+from .fixtures import assert_perfect_family, items, offline_options
 
 FAST = RetryPolicy(attempts=4, initial_wait=0.001, max_wait=0.01, jitter=0.001)
 
@@ -79,22 +78,10 @@ def test_chance_baseline_answers_in_format_and_is_deterministic(
     assert not any(r["rejected"] for r in first)
 
 
-def _run(dataset_dir: Path, out: Path, provider: MockProvider, **kwargs: object) -> object:
+def _run(dataset_dir: Path, out: Path, provider: MockProvider, concurrency: int = 4) -> RunSummary:
     dataset = load_dataset(dataset_dir)
-    return asyncio.run(
-        run_questions(
-            dataset,
-            dataset.items,
-            provider,
-            model="mock:scripted",
-            out=out,
-            prices=PriceTable(),
-            policy=FAST,
-            progress=False,
-            free=True,
-            **kwargs,
-        )
-    )  # type: ignore[arg-type]
+    options = offline_options("mock:scripted", out, FAST, concurrency)
+    return asyncio.run(run_questions(dataset, dataset.items, provider, options))
 
 
 def test_mock_script_drives_retry_and_overflow(dataset_dir: Path, tmp_path: Path) -> None:

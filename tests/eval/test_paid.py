@@ -12,7 +12,7 @@ from figgen.eval.answers import read_answers
 from figgen.eval.dataset import load_dataset, select_items
 from figgen.eval.prices import load_prices
 from figgen.eval.providers import make_provider
-from figgen.eval.runner import run_questions
+from figgen.eval.runner import RunOptions, run_questions
 
 pytestmark = [
     pytest.mark.paid,
@@ -40,11 +40,7 @@ def test_one_real_question(model: str, key: str, dataset_dir: Path, tmp_path: Pa
             dataset,
             select_items(dataset.items, limit=1),
             provider,
-            model=model,
-            out=out,
-            prices=load_prices(),
-            progress=False,
-            max_cost=0.01,
+            RunOptions(model, out, prices=load_prices(), progress=False, max_cost=0.01),
         )
 
     asyncio.run(go())

@@ -23,10 +23,10 @@ from figgen.eval.image import FigureImage, ImageLimits, media_type_of
 from figgen.eval.prepare import ImagePreparer
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import AskConfig, MockError, Prompt, Provider, Reply, oracle_reply
-from figgen.eval.runner import RetryPolicy, run_questions
+from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
 
 from .fake_server import FakeServer, Request, Response, chat_reply, messages_reply
-from .fixtures import FIGURES, items
+from .fixtures import FIGURES, items, offline_options
 
 FAST = RetryPolicy(attempts=3, initial_wait=0.001, max_wait=0.01, jitter=0.001)
 ITEMS = {item.qid: item for item in items()}
@@ -72,13 +72,7 @@ def _run(
             dataset,
             chosen,
             provider,
-            model="mock:limited",
-            out=out,
-            prices=PriceTable(),
-            policy=FAST,
-            progress=False,
-            free=True,
-            concurrency=concurrency,
+            offline_options("mock:limited", out, FAST, concurrency),
             images=images,
         )
     )
@@ -265,11 +259,13 @@ def test_anthropic_gets_a_fitting_image_without_a_refusal(
                 dataset,
                 chosen,
                 provider,
-                model="anthropic:claude-haiku-4-5",
-                out=out,
-                prices=PriceTable(),
-                policy=FAST,
-                progress=False,
+                RunOptions(
+                    "anthropic:claude-haiku-4-5",
+                    out,
+                    prices=PriceTable(),
+                    policy=FAST,
+                    progress=False,
+                ),
             )
 
         asyncio.run(go())

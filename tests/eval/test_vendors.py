@@ -13,7 +13,7 @@ from figgen.eval.answers import read_answers
 from figgen.eval.dataset import load_dataset, select_items
 from figgen.eval.prices import load_prices
 from figgen.eval.providers import make_provider, oracle_reply
-from figgen.eval.runner import RetryPolicy, run_questions
+from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
 
 from .fake_server import FakeServer, Request, Response, gemini_reply, messages_reply
 from .fixtures import items
@@ -32,12 +32,9 @@ def _run(dataset_dir: Path, out: Path, model: str, base_url: str, n: int) -> Non
             dataset,
             chosen,
             provider,
-            model=model,
-            out=out,
-            prices=load_prices(),
-            policy=FAST,
-            progress=False,
-            concurrency=1,
+            RunOptions(
+                model, out, prices=load_prices(), policy=FAST, progress=False, concurrency=1
+            ),
         )
 
     asyncio.run(go())

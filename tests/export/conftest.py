@@ -28,11 +28,11 @@ def built(small_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def hf_dir(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``built`` exported as an HF folder with roughly equal splits (read-only)."""
-    from figgen.export.hf import export_hf
+    from figgen.export.hf import HfOptions, export_hf
     from figgen.export.splits import SplitFractions
 
     out = tmp_path_factory.mktemp("hf") / "hf"
-    export_hf(built, out, fractions=SplitFractions.parse(THIRDS))
+    export_hf(built, out, HfOptions(SplitFractions.parse(THIRDS)))
     return out
 
 

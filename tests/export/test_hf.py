@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from figgen.errors import FiggenError
-from figgen.export.hf import export_hf
+from figgen.export.hf import HfOptions, export_hf
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import SplitFractions, assign_splits
 from tests.export.conftest import THIRDS, read_qa
@@ -93,7 +93,7 @@ def test_small_shards_split_a_config_and_still_load(
     built: Path, tmp_path: Path, offline: None
 ) -> None:
     out = tmp_path / "hf"
-    export_hf(built, out, fractions=SplitFractions(1.0, 0.0, 0.0), max_shard_bytes=1)
+    export_hf(built, out, HfOptions(SplitFractions(1.0, 0.0, 0.0), max_shard_bytes=1))
     shards = sorted((out / "data" / "qa").glob("train-*.parquet"))
     n_rows = len(read_qa(built))
     assert len(shards) == n_rows  # one row per shard when every row exceeds the bound

@@ -18,16 +18,18 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Literal
 
 from tests.eval.fake_server import (
     QID,
+    LoopbackServer,
     Response,
-    _parts,
     chat_reply,
     gemini_reply,
     messages_reply,
+    read_body,
+    request_parts,
     responses_reply,
 )
 
@@ -119,8 +121,11 @@ Plan = Callable[[Api, str, int], Action]
 
 
 @dataclass
-class FaultServer:
+class FaultServer(LoopbackServer):
     """Serves the four APIs on 127.0.0.1, misbehaving as ``plan`` says."""
+
+    http11 = True
+    daemon_threads = True
 
     plan: Plan
     apis: frozenset[Api] = frozenset({"chat", "responses", "messages", "gemini"})
@@ -132,38 +137,28 @@ class FaultServer:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
-        server = self
+        self._listen()
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802  (http.server's name)
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                api = api_of(self.path)
-                text, _ = _parts(body)
-                match = QID.search(text)
-                qid = match.group(1) if match else "?"
-                sent = {
-                    value
-                    for name in ("authorization", "x-api-key", "x-goog-api-key")
-                    if (value := self.headers.get(name))
-                }
-                server.credentials |= sent
-                if api is None or api not in server.apis:  # not counted: no API was reached
-                    server._write(self, Send(status("chat", 404)), sent)
-                    return
-                with server._lock:
-                    seen = server.asked[qid]
-                    server.asked[qid] += 1
-                    server.times.setdefault(qid, []).append(time.monotonic())
-                server._write(self, server.plan(api, qid, seen), sent)
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._http.daemon_threads = True
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+    def serve(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        body = json.loads(read_body(handler))
+        api = api_of(handler.path)
+        text, _ = request_parts(body)
+        match = QID.search(text)
+        qid = match.group(1) if match else "?"
+        sent = {
+            value
+            for name in ("authorization", "x-api-key", "x-goog-api-key")
+            if (value := handler.headers.get(name))
+        }
+        self.credentials |= sent
+        if api is None or api not in self.apis:  # not counted: no API was reached
+            self._write(handler, Send(status("chat", 404)), sent)
+            return
+        with self._lock:
+            seen = self.asked[qid]
+            self.asked[qid] += 1
+            self.times.setdefault(qid, []).append(time.monotonic())
+        self._write(handler, self.plan(api, qid, seen), sent)
 
     def _write(self, handler: BaseHTTPRequestHandler, action: Action, sent: set[str]) -> None:
         response = action.response
@@ -206,17 +201,3 @@ class FaultServer:
             handler.close_connection = True
         elif not isinstance(action, Send):
             handler.close_connection = True
-
-    @property
-    def root_url(self) -> str:
-        host, port = self._http.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def __enter__(self) -> FaultServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._http.shutdown()
-        self._http.server_close()
-        self._thread.join(timeout=5)

@@ -22,7 +22,7 @@ from figgen.eval.parse import MAX_REPLY_CHARS
 from figgen.eval.prices import PriceTable, load_prices
 from figgen.eval.providers import make_provider, oracle_reply
 from figgen.eval.report import write_report
-from figgen.eval.runner import CUT_MARK, RetryPolicy, RunSummary, run_questions
+from figgen.eval.runner import CUT_MARK, RetryPolicy, RunOptions, RunSummary, run_questions
 from tests.eval.fixtures import items, make_dataset
 
 from .fault_server import (
@@ -95,13 +95,15 @@ def run(
             dataset,
             dataset.items,
             provider,
-            model=spec,
-            out=out,
-            prices=PRICES,
-            policy=POLICY,
-            progress=False,
-            concurrency=4,
-            max_cost=max_cost,
+            RunOptions(
+                spec,
+                out,
+                prices=PRICES,
+                policy=POLICY,
+                progress=False,
+                concurrency=4,
+                max_cost=max_cost,
+            ),
         )
 
     return asyncio.run(go())

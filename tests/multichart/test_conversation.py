@@ -12,6 +12,7 @@ import pytest
 from figgen.eval.dataset import load_dataset
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockProvider, Prompt, Reply
+from figgen.eval.run_options import RunOptions
 from figgen.multichart.build import load_sets
 from figgen.multichart.conversation import (
     RETRIEVAL_PROMPT,
@@ -53,11 +54,7 @@ def _run(built: Path, out: Path, provider: MockProvider, items=None) -> None:
             dataset,
             dataset.items if items is None else items,
             provider,
-            model="mock:conv",
-            out=out,
-            prices=PriceTable({}),
-            free=True,
-            concurrency=3,
+            RunOptions("mock:conv", out, prices=PriceTable({}), free=True, concurrency=3),
         )
     )
 
@@ -162,11 +159,13 @@ def test_a_conversation_stops_before_max_cost(built: Path, tmp_path: Path):
             dataset,
             items,
             provider,
-            model="mock:conv",
-            out=answers,
-            prices=PriceTable({"conv": ModelPrice(1.0, 1.0)}),  # $0.10 a call
-            max_cost=0.35,
-            concurrency=1,
+            RunOptions(
+                "mock:conv",
+                answers,
+                prices=PriceTable({"conv": ModelPrice(1.0, 1.0)}),  # $0.10 a call
+                max_cost=0.35,
+                concurrency=1,
+            ),
         )
     )
     rows = [json.loads(line) for line in answers.read_text().splitlines()]

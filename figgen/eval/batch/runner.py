@@ -16,7 +16,6 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
@@ -28,11 +27,12 @@ from figgen.eval.caching import CacheSplit, grouped_by_figure
 from figgen.eval.dataset import EvalDataset
 from figgen.eval.estimate import Estimate, estimate_run
 from figgen.eval.grounding import PromptMode
-from figgen.eval.parse import ParsedAnswer, parse_reply
+from figgen.eval.parse import ParsedAnswer
 from figgen.eval.prepare import ImagePreparer
-from figgen.eval.prices import ModelPrice, PriceTable
-from figgen.eval.prompt import build_prompt, prompt_text
+from figgen.eval.prices import ModelPrice
+from figgen.eval.prompt import build_prompt
 from figgen.eval.providers.base import AskConfig, Provider
+from figgen.eval.run_options import QUESTIONS, AskTask, RunOptions
 from figgen.eval.runner import RunSummary
 from figgen.secrets import redact
 from figgen.vqa.item import QAItem
@@ -88,50 +88,38 @@ async def run_batch(
     items: list[QAItem],
     provider: Provider,
     backend: BatchBackend,
+    options: RunOptions,
     *,
-    model: str,
-    out: str | Path,
-    prices: PriceTable,
-    config: AskConfig | None = None,
-    max_cost: float | None = None,
     policy: BatchPolicy | None = None,
-    announce: Callable[[str], None] = logger.info,
     images: ImagePreparer | None = None,
-    mode: PromptMode = "plain",
-    prompt_of: Callable[[QAItem], str] = prompt_text,
-    parse: Callable[[str, QAItem], ParsedAnswer] = parse_reply,
+    task: AskTask = QUESTIONS,
 ) -> RunSummary:
-    """Ask every item not yet answered in ``out`` through ``backend``, resuming its batches.
+    """Ask every item not yet answered in ``options.out`` through ``backend``, resuming its
+    batches (``options.concurrency``, ``policy`` and ``progress`` are the live runner's).
 
     ``--max-cost`` is checked against the estimate at batch prices before anything is
     submitted, and again before each batch.
     """
     policy = policy or BatchPolicy()
     images = images or ImagePreparer(dataset.image_source, provider.image_limits)
-    price = prices.lookup(model)
-    if price is None:
-        if max_cost is not None:
-            raise FiggenError(
-                f"no price for {model}, so --max-cost cannot be enforced; "
-                f'add [models."{model.split(":", 1)[-1]}"] to a --prices FILE'
-            )
-        logger.warning("no price for %s: costs are recorded as 0; pass --prices FILE", model)
-    elif not price.has_batch:
+    model, mode, announce = options.model, options.mode, options.announce
+    price = options.price()
+    if price is not None and not price.has_batch:
         logger.warning("no batch price for %s: priced at list price; pass --prices FILE", model)
-    done = answered_qids(read_answers(out), model, mode)
-    journal = BatchJournal(out)
+    done = answered_qids(read_answers(options.out), model, mode)
+    journal = BatchJournal(options.out)
     run = _Run(
         dataset,
         backend,
         provider,
         model,
         price,
-        config or AskConfig(),
+        options.config,
         mode,
-        prompt_of,
-        parse,
+        task.prompt_of,
+        task.parse,
         journal,
-        AnswerWriter.for_build(out, dataset.root),
+        AnswerWriter.for_build(options.out, dataset.root),
         RunSummary(),
         announce,
         done,
@@ -146,18 +134,13 @@ async def run_batch(
         estimate = run.estimate(pending)
         run.summary.estimate = estimate
         announce(estimate.describe(model) + ", in batches")
-        if max_cost is not None and estimate.cost_usd is not None and estimate.cost_usd > max_cost:
-            raise FiggenError(
-                f"the estimated cost ${estimate.cost_usd:.4f} exceeds --max-cost "
-                f"${max_cost:.4f}; raise --max-cost or ask fewer questions "
-                "(--limit, --levels, --families)"
-            )
+        options.check_estimate(estimate)
         if waiting:
             announce(
                 f"resuming {len(waiting)} batches submitted before ({len(waiting_qids)} questions)"
             )
         for round_ in range(policy.rounds):
-            submitted = await _submit(run, pending, images, max_cost)
+            submitted = await _submit(run, pending, images, options.max_cost)
             missing = await _collect(run, [*waiting, *submitted], policy)
             waiting = []
             by_qid = {item.qid: item for item in dataset.items}
