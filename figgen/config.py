@@ -57,7 +57,7 @@ class ImageConfig(Section):
         ge=4.0,
         le=100,
         description="largest figure side, inches (a figure whose panel cells would come out "
-        "under 1 in a side grows past it: see figgen.sample.layout.MIN_CELL_INCHES)",
+        "under 1.25 in a side grows past it: see figgen.sample.layout.MIN_CELL_INCHES)",
     )
     max_pixels: int = Field(
         16_000_000, ge=1_000_000, le=200_000_000, description="dpi is lowered to stay below this"

@@ -128,7 +128,7 @@ def test_a_bound_and_one_past_it(tmp_path: Path) -> None:
 @pytest.mark.slow
 # the same 10 examples every run (CI must not turn red on a new draw); explore more with
 # settings of your own (500 random examples and the extreme corners of
-# test_the_tightest_corners_lay_out held when the smallest cell was made 1 inch a side)
+# test_the_tightest_corners_lay_out held with the smallest cell 1.25 in a side)
 @settings(
     max_examples=10,
     deadline=None,

@@ -10,7 +10,7 @@ from figgen.config import FigureConfig
 from figgen.sample.rng import choose, integer, uniform
 from figgen.spec import Arrangement, LayoutSpec
 
-MIN_CELL_INCHES = 1.0
+MIN_CELL_INCHES = 1.25
 """The smallest panel cell side: a title, ticks and a label at the smallest fonts fit in it."""
 
 
