@@ -52,7 +52,13 @@ class ImageConfig(Section):
         (0.4, 4.0),
         description="whole-figure width / height; strips outside it get wider or taller panels",
     )
-    max_inches: float = Field(20.0, ge=4.0, le=100, description="largest figure side, inches")
+    max_inches: float = Field(
+        20.0,
+        ge=4.0,
+        le=100,
+        description="largest figure side, inches (a figure whose panel cells would come out "
+        "under 1.25 in a side grows past it: see figgen.sample.layout.MIN_CELL_INCHES)",
+    )
     max_pixels: int = Field(
         16_000_000, ge=1_000_000, le=200_000_000, description="dpi is lowered to stay below this"
     )

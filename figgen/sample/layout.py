@@ -10,6 +10,9 @@ from figgen.config import FigureConfig
 from figgen.sample.rng import choose, integer, uniform
 from figgen.spec import Arrangement, LayoutSpec
 
+MIN_CELL_INCHES = 1.25
+"""The smallest panel cell side: a title, ticks and a label at the smallest fonts fit in it."""
+
 
 def sample_layout(rng: np.random.Generator, cfg: FigureConfig) -> LayoutSpec:
     """round(normal(mean, std)) panels, clipped; strips up to ``max_strip``, else a grid.
@@ -43,7 +46,9 @@ def sample_canvas(
     The whole figure is held to what papers print (docs/architecture.md, "Canvas"): its
     width / height within ``image.figure_aspect`` (a strip too long for a page keeps its
     length and gets taller or wider panels), its longest side at most ``image.max_inches``
-    and its pixel count at most ``image.max_pixels`` (dpi is lowered first).
+    and its pixel count at most ``image.max_pixels`` (dpi is lowered first). Only a figure
+    whose cells would be under ``MIN_CELL_INCHES`` a side breaks the first two (it grows) or
+    the dpi range (below it), so that any accepted config lays out.
     """
     img = cfg.image
     panel_w = uniform(rng, img.panel_inches)
@@ -56,13 +61,23 @@ def sample_canvas(
         width = height * high
     shrink = min(1.0, img.max_inches / width, img.max_inches / height)
     width, height = width * shrink, height * shrink
+    # A cell under MIN_CELL_INCHES a side holds no title, ticks and label even at the smallest
+    # fonts: such a figure grows, panels keeping their shape, past max_inches if it must.
+    grow = max(1.0, MIN_CELL_INCHES * layout.cols / width, MIN_CELL_INCHES * layout.rows / height)
+    width, height = width * grow, height * grow
     dpi = integer(rng, img.dpi)
     fit = math.floor(math.sqrt(img.max_pixels / (width * height)))
     if fit < dpi:
         dpi = max(img.dpi[0], fit)
         if width * height * dpi * dpi > img.max_pixels:
             scale = math.sqrt(img.max_pixels / (width * height * dpi * dpi))
-            width, height = width * scale, height * scale
+            if (
+                grow > 1.0
+                or scale * min(width / layout.cols, height / layout.rows) < MIN_CELL_INCHES
+            ):
+                dpi = max(1, fit)  # the inches hold the layout: the pixel cap takes dpi instead
+            else:
+                width, height = width * scale, height * scale
     return snap_inches(width, dpi), snap_inches(height, dpi), dpi, round(aspect, 4)
 
 

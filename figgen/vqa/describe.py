@@ -19,7 +19,7 @@ from figgen.kinds import KINDS, noun
 from figgen.vqa.alt_text import figure_alt_text, panel_alt_text
 from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_describe import cross_panel_sentences
-from figgen.vqa.figure_summary import figure_level2, figure_level3
+from figgen.vqa.figure_summary import figure_level2, figure_level3, titles_within
 from figgen.vqa.hedges import distinct
 from figgen.vqa.spoken import quoted
 from figgen.vqa.wording import cap, count, join
@@ -76,18 +76,16 @@ def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
     kinds = Counter(p["kind"] for p in panels)
     inventory = join([count(kinds[k], noun(k)) for k in KINDS if kinds[k]])
     if len(panels) == 1:
-        summary = [f"A figure with a single panel, a {noun(panels[0]['kind'])}."]
+        opening = f"A figure with a single panel, a {noun(panels[0]['kind'])}."
     else:
-        summary = [
+        opening = (
             f"A figure with {len(panels)} panels in {count(ctx.rows, 'row')} and "
             f"{count(ctx.cols, 'column')}: {inventory}."
-        ]
+        )
     titled = [f"{ctx.location(p)}: {quoted(p['title'])}" for p in panels if p.get("title")]
-    if titled:
-        summary.append("Titles: " + "; ".join(titled) + ".")
     level2 = {p["index"]: distinct(KINDS[p["kind"]].describe(ctx, p, 2)) for p in panels}
     level3 = {p["index"]: panel_trend_sentences(ctx, p) for p in panels}
-    add("figure", None, 1, _paragraph(summary))
+    add("figure", None, 1, titles_within(opening, titled))
     add("figure", None, 2, figure_level2(ctx, level2))
     add("figure", None, 3, figure_level3(ctx, level3, cross_panel_sentences(ctx)) or _NOTHING)
     for p in panels:

@@ -16,16 +16,26 @@ Groups of a scatter: the points in display coordinates (log10 on a log axis), sc
     panel's pixel shape, are split by Ward linkage into k = 2..``MAX_GROUPS`` groups, each
     holding at least ``MIN_GROUP_SHARE`` of the points (and 3). A split shows when its mean
     silhouette (:func:`silhouette`, computed as ``sklearn.metrics.silhouette_score`` does) is
-    at least ``GROUPS_SILHOUETTE`` and the points thin out between every group and its
-    nearest neighbour group: along the line joining their centroids, the band around the
-    midpoint (0.3 of the way wide) holds at most half the points of the same bands around the
-    two centroids, by at least ``DIP_Z`` Poisson standard deviations (a line or a long even
-    cloud cut into pieces has no such dip, so it is not called groups). The finest split that
-    shows is the drawn grouping (a coarser one would merge groups a reader sees apart); a
-    silhouette of ``SEPARATE_SILHOUETTE`` or more reads as separate clusters, below it as
-    groups that partly overlap. On 300 composed default figures this finds groups in 42 of 43
-    scatter panels whose mixture centres lie at least 1.5 times the sum of the clusters' RMS
-    radii apart, in 8 of 234 linear and 2 of 258 uniform ones.
+    at least ``GROUPS_SILHOUETTE`` and every group stands apart from its nearest neighbour
+    group (:func:`stands_apart`) by either of two separation statistics of the pair's n points,
+    each calibrated against the least favourable one-group reference, a uniform box (any
+    aspect, from square to a line) of n points split the same way by Ward:
+    the gap: the widest empty strip between the two groups over 90 directions, as a share of
+        the pair's extent across that direction; it shows when ``n * share`` reaches
+        ``GAP_BASE + GAP_PER_LOG * ln n``, the box's 95th percentile (simulated for n = 6..140
+        and box aspects 1..1000, ``benchmarks/bench_groups.py --null``). This is what small
+        groups have: 6 and 15 points with an empty band between them, where counts are too
+        few for the dip;
+    the dip: along the line joining the two centroids, the band around the midpoint (0.3 of
+        the way wide) holds at most half the points of the same bands around the centroids,
+        by ``z = (ends - middle) / sqrt(ends + middle)`` of at least ``DIP_BASE + DIP_PER_LOG *
+        ln n``, about the box's 99th percentile. This is what large groups whose tails touch
+        have.
+    A line or a long even cloud cut into pieces shows neither, so it is not called groups.
+    The finest split that shows is the drawn grouping (a coarser one would merge groups a
+    reader sees apart); a silhouette of ``SEPARATE_SILHOUETTE`` or more reads as separate
+    clusters, below it as groups that partly overlap. ``benchmarks/bench_groups.py`` prints
+    how often groups are found per generating distribution (docs/vqa.md has the table).
 """
 
 from __future__ import annotations
@@ -45,9 +55,14 @@ PEAK_DEPTH = 0.1
 MAX_GROUPS = 6
 GROUPS_SILHOUETTE = 0.5
 SEPARATE_SILHOUETTE = 0.7
-DIP_Z = 2.0
 DIP_BAND = 0.15
 """Half the width of the bands compared along the line between two centroids."""
+DIP_BASE, DIP_PER_LOG = 1.2, 0.35
+"""The dip's z threshold for a pair of n points: DIP_BASE + DIP_PER_LOG * ln n."""
+GAP_BASE, GAP_PER_LOG = 2.9, 1.15
+"""The gap's threshold on n * share for a pair of n points: GAP_BASE + GAP_PER_LOG * ln n."""
+GAP_DIRECTIONS = 90
+"""Directions (every 2 degrees) scanned for the widest empty strip between two groups."""
 MIN_GROUP_SHARE = 0.05
 MIN_GROUP_POINTS = 12
 """Fewer points than this and a split into groups is chance."""
@@ -166,20 +181,48 @@ def groups(panel: dict[str, Any], aspect: float = 1.0) -> Groups | None:
     return _groups(points.tobytes(), len(points))
 
 
-def thins_between(points: np.ndarray, labels: np.ndarray) -> bool:
-    """Whether every group's points thin out toward its nearest group (the dip test)."""
+def gap_share(points: np.ndarray, in_second: np.ndarray) -> float:
+    """The widest empty strip between two groups over :data:`GAP_DIRECTIONS` directions, as a
+    share of the points' extent across it (negative where the groups overlap in every one)."""
+    angles = np.linspace(0.0, math.pi, GAP_DIRECTIONS, endpoint=False)
+    along = points @ np.stack([np.cos(angles), np.sin(angles)])
+    first, second = along[~in_second], along[in_second]
+    gap = np.maximum(second.min(0) - first.max(0), first.min(0) - second.max(0))
+    return float((gap / np.maximum(np.ptp(along, 0), 1e-12)).max())
+
+
+def dip_z(points: np.ndarray, in_second: np.ndarray) -> float:
+    """How far the band midway between two groups' centroids holds fewer points than the
+    bands around the centroids, in Poisson standard deviations (0 if it holds over half)."""
+    start, end = points[~in_second].mean(0), points[in_second].mean(0)
+    step = end - start
+    along = (points - start) @ step / float(step @ step)
+    middle = float(np.sum(np.abs(along - 0.5) < DIP_BAND))
+    ends = float(np.sum(np.abs(along) < DIP_BAND) + np.sum(np.abs(along - 1) < DIP_BAND)) / 2
+    if middle > ends / 2:
+        return 0.0
+    return (ends - middle) / math.sqrt(ends + middle)
+
+
+def stands_apart(points: np.ndarray, in_second: np.ndarray) -> bool:
+    """Whether two groups are apart beyond a uniform box's chance by the gap or the dip."""
+    log_n = math.log(len(points))
+    return (
+        len(points) * gap_share(points, in_second) >= GAP_BASE + GAP_PER_LOG * log_n
+        or dip_z(points, in_second) >= DIP_BASE + DIP_PER_LOG * log_n
+    )
+
+
+def all_apart(points: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether every group :func:`stands_apart` from its nearest group (by centroid)."""
     names = np.unique(labels)
     centroids = np.array([points[labels == g].mean(0) for g in names])
     for a in range(len(names)):
         gaps = np.linalg.norm(centroids - centroids[a], axis=1)
         gaps[a] = np.inf
-        b = int(np.argmin(gaps))
-        step = centroids[b] - centroids[a]
-        pair = points[(labels == names[a]) | (labels == names[b])]
-        along = (pair - centroids[a]) @ step / float(step @ step)
-        middle = float(np.sum(np.abs(along - 0.5) < DIP_BAND))
-        ends = float(np.sum(np.abs(along) < DIP_BAND) + np.sum(np.abs(along - 1) < DIP_BAND)) / 2
-        if middle > ends / 2 or ends - middle < DIP_Z * math.sqrt(ends + middle):
+        b = names[int(np.argmin(gaps))]
+        pair = (labels == names[a]) | (labels == b)
+        if not stands_apart(points[pair], labels[pair] == b):
             return False
     return True
 
@@ -235,7 +278,7 @@ def _groups(raw: bytes, n: int) -> Groups | None:
         if len(sizes) != k or sizes.min() < max(3, MIN_GROUP_SHARE * n):
             continue
         score = silhouette(distances, labels)
-        if score >= GROUPS_SILHOUETTE and thins_between(points, labels):
+        if score >= GROUPS_SILHOUETTE and all_apart(points, labels):
             best = Groups(k, score)  # the finest split that still shows: every gap is seen
     return best
 

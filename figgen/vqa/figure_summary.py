@@ -1,4 +1,4 @@
-"""Figure-level Level 2 and 3 text written for listening: a summary across panels, not a list.
+"""Figure-level Level 1-3 text written for listening: a summary across panels, not a list.
 
 A screen-reader user hears the figure text before any panel's. It says what the panels share
 and where they differ, and which panel is extreme, within ``WORD_BUDGET`` words; panel details
@@ -27,7 +27,7 @@ from figgen.vqa.readout import spoken_number
 from figgen.vqa.wording import cap, count, join
 
 WORD_BUDGET = 120
-"""Words a figure's Level 2 or Level 3 text may take (about 45 seconds at a reader's pace)."""
+"""Words a figure's Level 1, 2 or 3 text may take (about 45 seconds at a reader's pace)."""
 MORE = "Each panel's own description gives its details."
 LISTED = 2
 """Panels named by location in a shared-shape sentence; more are counted instead."""
@@ -174,6 +174,25 @@ def within_budget(summary: Sequence[str], details: Sequence[str], budget: int = 
     if len(out) < len(dict.fromkeys([*summary, *details])) and used + reserve <= budget:
         out.append(MORE)
     return " ".join(out)
+
+
+def titles_within(opening: str, titled: Sequence[str], budget: int = WORD_BUDGET) -> str:
+    """The figure's Level 1 text: ``opening``, then whole panel titles while they fit
+    ``budget`` words; titles left out are counted (each panel's own description names it)."""
+    said: list[str] = []
+    for i, title in enumerate(titled):
+        left = len(titled) - i - 1
+        rest = f"; and {count(left, 'more titled panel')}" if left else ""
+        if words(" ".join([opening, "Titles:", *said, title + rest + "."])) > budget:
+            break
+        said.append(title)
+    if not titled:
+        return opening
+    if not said:
+        return f"{opening} Each panel's own description gives its title."
+    left = len(titled) - len(said)
+    rest = f"; and {count(left, 'more titled panel')}" if left else ""
+    return f"{opening} Titles: {'; '.join(said)}{rest}."
 
 
 def figure_level2(ctx: FigureContext, per_panel: dict[int, list[str]]) -> str:

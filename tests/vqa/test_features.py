@@ -14,6 +14,8 @@ from records import composed_records
 from scipy.signal import find_peaks
 from sklearn.cluster import KMeans
 from sklearn.metrics import silhouette_score
+from sklearn.mixture import GaussianMixture
+from sklearn.svm import SVC
 
 from figgen.config import load_config
 from figgen.vqa import describe_record, features
@@ -150,3 +152,72 @@ def test_cuts_match_scipy_fcluster(seed: int, n: int) -> None:
         # the same partition: each of our groups is one of theirs
         assert len(set(zip(labels.tolist(), theirs.tolist(), strict=True))) == k
         assert len(set(labels.tolist())) == k
+
+
+def test_small_groups_with_an_empty_band_are_groups_as_a_gaussian_mixture_finds() -> None:
+    # the panel (seed 0, figure 1, panel 1 at its drawn shape): 6 and 15 points with an
+    # empty band between them; too few points for the dip, the gap shows them
+    panel = composed_records(load_config(None), 0, 2)[1]["panels"][1]
+    points = features.drawn_points(panel, 1.387)
+    assert points is not None and len(points) == 21
+    found = features.groups(panel, 1.387)
+    assert found is not None and found.n == 2
+    one, two = (GaussianMixture(k, random_state=0).fit(points) for k in (1, 2))
+    assert two.bic(points) < one.bic(points)
+    mixture = two.predict(points)
+    assert sorted(np.bincount(mixture).tolist()) == [6, 15]
+    second = mixture == 1
+    log_n = math.log(len(points))
+    assert features.dip_z(points, second) < features.DIP_BASE + features.DIP_PER_LOG * log_n
+    assert len(points) * features.gap_share(points, second) >= (
+        features.GAP_BASE + features.GAP_PER_LOG * log_n
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.5, 4.0))
+def test_gap_share_reaches_the_widest_margin_of_a_linear_svm(seed: int, apart: float) -> None:
+    rng = np.random.default_rng(seed)
+    first = rng.normal(0, 1, (20, 2))
+    angle = rng.uniform(0, np.pi)
+    second = rng.normal(0, 1, (15, 2)) + (6 + apart) * np.array([np.cos(angle), np.sin(angle)])
+    points = np.concatenate([first, second])
+    labels = np.r_[np.zeros(20), np.ones(15)].astype(bool)
+    svm = SVC(kernel="linear", C=1e6).fit(points, labels)
+    if svm.score(points, labels) < 1:
+        return  # not separable by a line: no empty strip to compare
+    w = svm.coef_[0]
+    along = points @ (w / np.linalg.norm(w))
+    theirs = (2 / np.linalg.norm(w)) / np.ptp(along)  # the widest strip, over its extent
+    ours = features.gap_share(points, labels)
+    # the best of 90 directions does at least as well as the margin's, less a 2-degree step
+    assert ours >= theirs - 0.02
+    assert ours <= 1
+
+
+def test_dip_z_counts_the_bands_by_hand() -> None:
+    # five points at 0 and at 1, and each group one point at 0.5: centroids 1/12 and 11/12, so
+    # along the line between them the points sit at -0.1, 1.1 (inside the end bands) and 0.5:
+    # ends (5 + 5) / 2 = 5, middle 2 -> z = 3 / sqrt(7)
+    xs = [0.0] * 5 + [0.5] + [1.0] * 5 + [0.5]
+    points = np.column_stack([xs, np.zeros(12)])
+    second = np.array([False] * 6 + [True] * 6)
+    assert features.dip_z(points, second) == pytest.approx(3 / math.sqrt(7))
+    # three midway points each: centroids 3/16 and 13/16, the clumps at -0.3 and 1.3 fall
+    # outside the end bands, the middle holds all six -> no dip
+    xs = [0.0] * 5 + [0.5] * 3 + [1.0] * 5 + [0.5] * 3
+    points = np.column_stack([xs, np.zeros(16)])
+    assert features.dip_z(points, np.array([False] * 8 + [True] * 8)) == 0.0
+
+
+def test_uniform_boxes_rarely_show_groups() -> None:
+    # the thresholds are percentiles of a Ward-split uniform box: on boxes of every shape
+    # (square to a line), groups must stay rare
+    rng = np.random.default_rng(26)
+    found = 0
+    for _ in range(300):
+        n = int(rng.integers(12, 120))
+        aspect = float(np.exp(rng.uniform(0, np.log(50))))
+        box = rng.uniform(0, 1, (n, 2)) * np.array([aspect, 1.0])
+        found += features.groups(_scatter(box)) is not None
+    assert found <= 9  # 3%

@@ -15,6 +15,7 @@ from figgen.vqa.alt_text import MAX_ALT
 from figgen.vqa.figure_summary import WORD_BUDGET
 from figgen.vqa.spoken import spoken
 
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 CLAUSE = re.compile(r"(?<=[.;])\s+")
 
 
@@ -32,6 +33,22 @@ def test_figure_levels_2_and_3_keep_the_word_budget(described: list) -> None:
                 assert len(row["text"].split()) <= WORD_BUDGET, row["text"]
         many += len(record["panels"]) >= 9
     assert many >= 5  # the budget was tested where panel-by-panel text would break it
+
+
+def test_figure_level1_keeps_the_word_budget_with_whole_titles(described: list) -> None:
+    cut = 0
+    for record, rows in described:
+        text = next(r["text"] for r in rows if r["scope"] == "figure" and r["level"] == 1)
+        assert len(text.split()) <= WORD_BUDGET, text
+        titles = [spoken(p["title"]) for p in record["panels"] if p.get("title")]
+        said = [t for t in titles if f'"{t}"' in text]
+        assert said == titles[: len(said)]  # whole titles, in panel order
+        left = len(titles) - len(said)
+        if left and said:
+            cut += 1
+            said_left = re.search(r"; and (\w+) more titled panels?\.$", text)
+            assert said_left and said_left.group(1) in (str(left), WORDS[left] if left < 11 else "")
+    assert cut >= 1  # some figures had more titles than the budget holds
 
 
 def test_no_text_says_a_sentence_or_clause_twice(described: list) -> None:
