@@ -14,15 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from figgen import __version__
 from figgen.chart_inputs import Chart, ChartInput, ChartPanel
 from figgen.config import FigureConfig
+from figgen.generate import render_to_record
 from figgen.kinds import multichart_kind
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector
-from figgen.record import make_record
-from figgen.render import render
 from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -138,17 +136,8 @@ def render_image(
     cfg: FigureConfig | None = None,
 ) -> RenderedImage:
     spec = figure_spec(graph, image, values, seed=seed, index=index, file_id=file_id)
-    rendered = render(spec, cfg or FigureConfig())
-    record = make_record(
-        rendered.spec,
-        elements=rendered.elements,
-        width=rendered.width,
-        height=rendered.height,
-        repair=rendered.repair,
-        generator_version=__version__,
-        image_file=image_file,
-    )
-    return RenderedImage(record, rendered.png)
+    drawn = render_to_record(spec, cfg or FigureConfig(), image_file=image_file)
+    return RenderedImage(drawn.record, drawn.png)
 
 
 def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
