@@ -35,7 +35,7 @@ from figgen.vqa.numbers import round_sig
 from figgen.vqa.spoken import spoken
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -217,7 +217,7 @@ class BarKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

@@ -30,7 +30,7 @@ from figgen.sections import Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.vqa.context import FigureContext
     from figgen.vqa.families import Family
     from figgen.vqa.item import Level
@@ -131,7 +131,7 @@ class PlotKind(Protocol):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

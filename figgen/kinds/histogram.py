@@ -33,7 +33,7 @@ from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has, join
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -102,7 +102,7 @@ class HistogramKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

@@ -39,6 +39,7 @@ from figgen.sections import IntRange, Probability, Range, Section, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa import answerable
 from figgen.vqa.colors import COLOR_NAMES
+from figgen.vqa.context import away_from_zero
 from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
 from figgen.vqa.hedges import NO_TREND, stacking_order, trend_clause
 from figgen.vqa.measures import display
@@ -51,7 +52,7 @@ from figgen.vqa.trends import PointSet
 from figgen.vqa.wording import cap, count, has, join
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -136,7 +137,7 @@ class LineKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,
@@ -487,7 +488,7 @@ def _asked_vertex(
     candidates = [
         i
         for i in answerable.separated_vertices(ctx, panel, series)
-        if quoted.count(quoted[i]) == 1 and answerable.away_from_zero(ys[i], span, scale)
+        if quoted.count(quoted[i]) == 1 and away_from_zero(ys[i], span, scale)
     ]
     middle = len(xs) // 2
     return min(candidates, key=lambda i: (abs(i - middle), i), default=None)

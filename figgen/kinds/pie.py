@@ -25,7 +25,7 @@ from figgen.sections import IntRange, Range, Section, within
 from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
 
 
 def value_text(value: float, decimals: int) -> str:
@@ -48,7 +48,7 @@ class PieKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

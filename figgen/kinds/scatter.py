@@ -50,7 +50,7 @@ from figgen.vqa.trends import PointSet
 from figgen.vqa.wording import count, has
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -104,7 +104,7 @@ class ScatterKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

@@ -34,7 +34,7 @@ from figgen.sections import IntRange, Section, within
 from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
 
 
 DERIVED_DECIMALS = 2
@@ -65,7 +65,7 @@ class TableKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

@@ -16,13 +16,17 @@ sets of ``figgen.multichart.minimal`` and the sufficiency of a mode's images bot
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from figgen.errors import ConfigError
 from figgen.multichart.operators import OPERATORS, Operator, OperatorError, operator_for
-from figgen.multichart.spec import GraphSpec
+from figgen.multichart.spec import GraphSpec, one_line
 from figgen.multichart.values import Shape
 
 Step = Literal["compute", "invert", "render", "read"]
@@ -284,3 +288,27 @@ def _check_sample(graph: Graph, sample: list[str]) -> None:
                 f"node '{name}' is overdetermined: the other sampled nodes already fix it; "
                 "remove it from sample"
             )
+
+
+def spec_from_dict(values: dict[str, Any], *, source: str = "graph spec") -> GraphSpec:
+    """Validate a parsed spec: its field types, then its graph's structure."""
+    try:
+        spec = GraphSpec.model_validate(values)
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {one_line(exc)}") from None
+    validate_graph(spec, source=source)
+    return spec
+
+
+def load_spec(path: str | Path) -> GraphSpec:
+    """Read and validate a TOML graph spec."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read graph spec {path}: {exc.strerror}") from None
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return spec_from_dict(values, source=str(path))

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from figgen.config import FigureConfig, StyleConfig
+from figgen.config import FigureConfig
+from figgen.config_sections import StyleConfig
 from figgen.errors import FiggenError
 
 RECOLOURING = ("grayscale", "tableau-colorblind10")

@@ -67,7 +67,7 @@ def test_the_longchart_charts_come_from_the_kinds() -> None:
 
 
 def test_an_unknown_chart_in_a_graph_spec_names_the_known_ones() -> None:
-    from figgen.multichart.spec import spec_from_dict
+    from figgen.multichart.graph import spec_from_dict
 
     with pytest.raises(ConfigError) as info:
         spec_from_dict(spec({"a": data(), "i": image("radar", "a")}))
@@ -77,7 +77,7 @@ def test_an_unknown_chart_in_a_graph_spec_names_the_known_ones() -> None:
 
 
 def test_a_chart_refuses_inputs_it_cannot_show() -> None:
-    from figgen.multichart.spec import spec_from_dict
+    from figgen.multichart.graph import spec_from_dict
 
     with pytest.raises(ConfigError, match=r"image 'i' \(pie\) shows exactly one vector"):
         spec_from_dict(spec({"a": data(), "b": data(), "i": image("pie", "a", "b")}))
