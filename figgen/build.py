@@ -27,8 +27,8 @@ from figgen.lock import LOCK_NAME, folder_lock
 from figgen.record import check_version, figure_id, parse_record
 from figgen.render.png import PngSettings, check_encoder
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
-from figgen.vqa.context import offered_kinds
 from figgen.vqa.files import PARTS_DIR, figure_part
+from figgen.vqa.offered import offered_kinds
 
 log = logging.getLogger(__name__)
 

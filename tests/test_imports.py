@@ -1,4 +1,8 @@
-"""The import graph follows the flow: no cycles, and the question vocabulary never imports kinds."""
+"""The import graph follows the flow: no cycles, and the question vocabulary never imports kinds.
+
+Two graphs: what a module imports when it is loaded, and every import it names anywhere
+(inside functions and under ``TYPE_CHECKING`` too), which is the layering a reader sees.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +19,10 @@ ROOT = Path(figgen.__file__).parent
 VOCABULARY = (
     *("families", "trends", "wording", "numbers", "series_questions", "findings", "item"),
     *("hedges", "readout", "spoken", "series", "measures", "contour_trends", "colors"),
-    *("features", "math_words", "colormap_words"),
+    *("features", "math_words", "colormap_words", "context", "answerable", "balance"),
+    *("location", "answer_format"),
 )
+"""The question vocabulary the kinds ask with: below the kinds."""
 
 
 def _module(path: Path) -> str:
@@ -29,12 +35,14 @@ def _is_module(name: str) -> bool:
     return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
 
 
-def _imports() -> dict[str, set[str]]:
-    """Module -> figgen modules it imports when loaded (not under TYPE_CHECKING, not lazily)."""
+def _imports(*, everywhere: bool = False) -> dict[str, set[str]]:
+    """Module -> figgen modules it imports when loaded (not under TYPE_CHECKING, not lazily),
+    or, ``everywhere``, in any statement (inside functions, under TYPE_CHECKING)."""
     graph: dict[str, set[str]] = {}
     for path in ROOT.rglob("*.py"):
         targets = set()
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree) if everywhere else tree.body:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("figgen"):
                 for alias in node.names:  # "from figgen.kinds import bar" imports the submodule
                     sub = f"{node.module}.{alias.name}"
@@ -45,8 +53,20 @@ def _imports() -> dict[str, set[str]]:
     return graph
 
 
-def test_no_module_imports_itself_through_others() -> None:
-    graph = _imports()
+def _reachable(graph: dict[str, set[str]], module: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+@pytest.mark.parametrize("everywhere", [False, True], ids=["at-load", "everywhere"])
+def test_no_module_imports_itself_through_others(everywhere: bool) -> None:
+    graph = _imports(everywhere=everywhere)
     done: set[str] = set()
 
     def visit(module: str, trail: tuple[str, ...]) -> None:
@@ -63,10 +83,22 @@ def test_no_module_imports_itself_through_others() -> None:
 
 
 def test_the_question_vocabulary_does_not_import_the_kinds() -> None:
-    graph = _imports()
+    graph = _imports(everywhere=True)
     for name in VOCABULARY:
         module = f"figgen.vqa.{name}"
-        assert not any(t.startswith("figgen.kinds") for t in graph[module]), module
+        bad = [t for t in _reachable(graph, module) if t.startswith("figgen.kinds")]
+        assert not bad, (module, bad)
+
+
+def test_the_kinds_and_sampling_do_not_import_the_assembled_config() -> None:
+    """The config with one section per kind is built from the kinds: they read the shared
+    sections (``figgen.config_sections``), and ``figgen.config`` loads no kind at import."""
+    graph = _imports(everywhere=True)
+    vocabulary = tuple(f"figgen.vqa.{name}" for name in VOCABULARY)
+    for module in graph:
+        if module.startswith(("figgen.kinds", "figgen.sample")) or module in vocabulary:
+            assert "figgen.config" not in _reachable(graph, module), module
+    assert not any(t.startswith("figgen.kinds") for t in _reachable(_imports(), "figgen.config"))
 
 
 def test_the_build_stages_do_not_import_later_stages() -> None:

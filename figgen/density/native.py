@@ -52,10 +52,8 @@ def render_panel(
     Without ``cell_in`` and ``dpi`` the figure has the panel's original cell size and dpi
     (the chart as its build drew it).
     """
-    from figgen import __version__
     from figgen.config import FigureConfig
-    from figgen.record import make_record
-    from figgen.render import render
+    from figgen.generate import render_to_record
 
     spec = _source_spec(source)
     if cell_in is None:
@@ -73,17 +71,8 @@ def render_panel(
         panels=[replace(panel, index=0, row=0, col=0)],
         panel_aspect=spec.panel_aspect,
     )
-    rendered = render(alone, FigureConfig())
-    record = make_record(
-        rendered.spec,
-        elements=rendered.elements,
-        width=rendered.width,
-        height=rendered.height,
-        repair=rendered.repair,
-        generator_version=__version__,
-        image_file=f"{source.id}.png",
-    )
-    return RenderedPanel(rendered.png, record)
+    drawn = render_to_record(alone, FigureConfig(), image_file=f"{source.id}.png")
+    return RenderedPanel(drawn.png, drawn.record)
 
 
 class NativeCache:

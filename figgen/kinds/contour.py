@@ -15,6 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from pydantic import Field
 
+from figgen.element_kinds import mark
 from figgen.kinds.base import (
     COLORMAPS,
     Drawn,
@@ -32,7 +33,7 @@ from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import contour_trends, features, hedges
+from figgen.vqa import contour_trends, hedges
 from figgen.vqa.colormap_words import colormap_sentence
 from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.findings import Finding, ask_findings
@@ -42,7 +43,7 @@ from figgen.vqa.series_questions import range_question
 from figgen.vqa.wording import count, has
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -107,11 +108,15 @@ class ContourKind(KindHooks):
     families = (COLORMAP, CONTOUR_STYLE, MEAN_Y, X_RANGE, MIN_Z, MAX_Z, N_PEAKS, GRADIENT_DIRECTION)
     config = ContourConfig
     noun = "contour plot"
+    elements = (
+        mark("contour_level", "#00bfff", off_ink=True),
+        mark("contour_band", "#4169e1", off_ink=True),
+    )
 
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,
@@ -356,7 +361,7 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     how = hedges.direction_words(plane[1]) if plane else None
     if plane and how:
         return [f"The values increase {how} from {plane[0]}; {extremes}."]
-    peaks = features.field_peaks(panel, PATCHY)  # measured once, shared with the summary
+    peaks = contour_trends.field_peaks(panel, PATCHY)  # measured once, shared with the summary
     if peaks == 1:
         return [f"The field rises to a single peak; {extremes}."]
     if peaks is not None and 1 < peaks <= MAX_NAMED_PEAKS:

@@ -7,11 +7,11 @@ sets; ``modes`` picks each mode's images; ``sampling`` and ``propagate`` fill in
 writes sets a user can evaluate with ``figgen eval run``.
 """
 
-from figgen.multichart.graph import Graph, Rule, build_graph
+from figgen.multichart.graph import Graph, Rule, build_graph, load_spec, spec_from_dict
 from figgen.multichart.minimal import MinimalSetResult, SetCheck, check_set, minimal_sets
 from figgen.multichart.modes import MODES, SetPlan, plan_set
 from figgen.multichart.propagate import propagate
-from figgen.multichart.spec import GraphSpec, NodeSpec, load_spec, spec_from_dict
+from figgen.multichart.spec import GraphSpec, NodeSpec
 
 __all__ = [
     "MODES",

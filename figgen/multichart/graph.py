@@ -16,13 +16,17 @@ sets of ``figgen.multichart.minimal`` and the sufficiency of a mode's images bot
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from figgen.errors import ConfigError
 from figgen.multichart.operators import OPERATORS, Operator, OperatorError, operator_for
-from figgen.multichart.spec import GraphSpec
+from figgen.multichart.spec import GraphSpec, one_line
 from figgen.multichart.values import Shape
 
 Step = Literal["compute", "invert", "render", "read"]
@@ -199,31 +203,24 @@ def _check_node(spec: GraphSpec, name: str) -> None:
         if not node.inputs:
             raise _SpecProblem(f"node '{name}' is underdetermined: {node.op} has no inputs")
     else:
-        if node.kind is None:
-            raise _SpecProblem(
-                f"node '{name}': an image needs kind = line, bar, stacked_bar, pie or table"
-            )
+        from figgen.kinds import multichart_kinds
+
+        charts = list(multichart_kinds())
+        if node.kind not in charts:
+            known = f"{', '.join(charts[:-1])} or {charts[-1]}"
+            got = "" if node.kind is None else f", not '{node.kind}'"
+            raise _SpecProblem(f"node '{name}': an image needs kind = {known}{got}")
         if not node.inputs:
             raise _SpecProblem(f"node '{name}': an image needs inputs (the nodes it shows)")
 
 
 def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
-    kind = spec.nodes[name].kind
-    kinds = {shape.kind for shape in inputs}
-    vectors = kinds == {"vector"}
-    same = vectors and len({shape.labels for shape in inputs}) == 1
-    if kind == "line" and not (vectors and all(s.numeric_labels for s in inputs)):
-        raise _SpecProblem(f"image '{name}' (line) shows vectors over integer labels only")
-    if kind in ("bar", "stacked_bar") and not (same or kinds == {"scalar"}):
-        raise _SpecProblem(
-            f"image '{name}' ({kind}) shows vectors over the same labels, or numbers only"
-        )
-    if kind == "pie" and not (vectors and len(inputs) == 1):
-        raise _SpecProblem(f"image '{name}' (pie) shows exactly one vector")
-    if kind == "table" and not (same or not vectors and "vector" not in kinds):
-        raise _SpecProblem(
-            f"image '{name}' (table) shows vectors over the same labels, or numbers and labels"
-        )
+    from figgen.kinds import multichart_kind
+
+    chart = spec.nodes[name].kind or ""
+    refusal = multichart_kind(chart).multichart_refusal(chart, inputs)
+    if refusal is not None:
+        raise _SpecProblem(f"image '{name}' ({chart}) {refusal}")
 
 
 def _topological(spec: GraphSpec) -> list[str]:
@@ -291,3 +288,27 @@ def _check_sample(graph: Graph, sample: list[str]) -> None:
                 f"node '{name}' is overdetermined: the other sampled nodes already fix it; "
                 "remove it from sample"
             )
+
+
+def spec_from_dict(values: dict[str, Any], *, source: str = "graph spec") -> GraphSpec:
+    """Validate a parsed spec: its field types, then its graph's structure."""
+    try:
+        spec = GraphSpec.model_validate(values)
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {one_line(exc)}") from None
+    validate_graph(spec, source=source)
+    return spec
+
+
+def load_spec(path: str | Path) -> GraphSpec:
+    """Read and validate a TOML graph spec."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read graph spec {path}: {exc.strerror}") from None
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return spec_from_dict(values, source=str(path))

@@ -11,6 +11,7 @@ last, so a killed run resumes.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,21 @@ def _check_target(folder: Path, identity: dict[str, Any]) -> None:
         raise FiggenError(f"{folder} holds other files; choose another --out")
 
 
+def is_set_build(folder: Path) -> bool:
+    """Whether ``folder`` is a ``figgen multichart build`` (else a figure build)."""
+    return (folder / "image_sets.json").is_file() and (folder / "sets").is_dir()
+
+
 def perturb_sets(
-    src: Path, out: Path, specs: list[PerturbationSpec], *, seed: int, progress: bool = False
+    src: Path,
+    out: Path,
+    specs: Iterable[PerturbationSpec],
+    *,
+    seed: int,
+    progress: bool = False,
 ) -> dict[str, int]:
     """Write ``out/<label>/`` for each spec; returns the images written per label."""
+    src, out, specs = Path(src), Path(out), list(specs)
     if out.resolve() == src.resolve():
         raise FiggenError("--out is the build itself; choose another folder")
     n = len(load_sets(src))

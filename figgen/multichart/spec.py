@@ -3,23 +3,22 @@
 A spec names its indexes (the shared axes of vector nodes: years, regions, points), then its
 nodes. Data nodes carry the sampling requirements of their values; computation nodes an
 operator over their inputs; image nodes a chart kind over theirs. Edges are the ``inputs``.
-Problems are reported in one line naming the node and the fix (``figgen.errors.ConfigError``).
+Problems are reported in one line naming the node and the fix (``figgen.errors.ConfigError``);
+:func:`figgen.multichart.graph.load_spec` reads and checks a spec file.
 """
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from figgen.errors import ConfigError
+from figgen.chart_inputs import Label
+
+__all__ = ["GraphSpec", "IndexSpec", "Label", "NodeSpec", "one_line"]
 
 NodeType = Literal["data", "computation", "image"]
 Trend = Literal["increasing", "decreasing", "peak", "dip", "any"]
-ImageKind = Literal["line", "bar", "stacked_bar", "pie", "table"]
-Label = int | str
 
 
 class _Strict(BaseModel):
@@ -50,7 +49,8 @@ class NodeSpec(_Strict):
     lag: int | None = None
     origin: Label | None = None
     # image nodes
-    kind: ImageKind | None = None
+    kind: str | None = None
+    """The chart: a LongChart chart name a plot kind declares (line, bar, stacked_bar, ...)."""
     title: str | None = None
     reversible: bool | None = None
     """Whether every input can be read back from the chart (default: true for every kind)."""
@@ -75,33 +75,8 @@ class GraphSpec(_Strict):
         return self.nodes[name].label or name
 
 
-def spec_from_dict(values: dict[str, Any], *, source: str = "graph spec") -> GraphSpec:
-    """Validate a parsed spec: field types here, graph structure in ``figgen.multichart.graph``."""
-    try:
-        spec = GraphSpec.model_validate(values)
-    except ValidationError as exc:
-        raise ConfigError(f"{source}: {_one_line(exc)}") from None
-    from figgen.multichart.graph import validate_graph
-
-    validate_graph(spec, source=source)
-    return spec
-
-
-def load_spec(path: str | Path) -> GraphSpec:
-    """Read and validate a TOML graph spec."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read graph spec {path}: {exc.strerror}") from None
-    try:
-        values = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return spec_from_dict(values, source=str(path))
-
-
-def _one_line(exc: ValidationError) -> str:
+def one_line(exc: ValidationError) -> str:
+    """A spec's first validation problem in one line naming the node and the fix."""
     error = exc.errors()[0]
     loc = [str(part) for part in error["loc"]]
     where = f"node '{loc[1]}'" if len(loc) >= 2 and loc[0] == "nodes" else "'" + ".".join(loc) + "'"

@@ -28,9 +28,14 @@ def perturb(
 
         figgen perturb dataset --out perturbed --kinds noise,jpeg:quality=20,rotate:degrees=8
     """
+    from figgen.multichart.perturb import is_set_build, perturb_sets
     from figgen.perturb.dataset import parse_kinds, perturb_dataset
 
-    written = perturb_dataset(directory, out, parse_kinds(kinds), seed=seed, progress=progress)
+    specs = parse_kinds(kinds)
+    if is_set_build(directory):  # a multi-chart build: every image of every set
+        written = perturb_sets(directory, out, specs, seed=seed, progress=progress)
+    else:
+        written = perturb_dataset(directory, out, specs, seed=seed, progress=progress)
     for label, n in written.items():
         typer.echo(f"{out / label}: {n} figures written")
 

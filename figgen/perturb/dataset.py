@@ -203,10 +203,6 @@ def perturb_dataset(
 ) -> dict[str, int]:
     """Write ``out/<label>/`` for each spec; returns figures written per label."""
     src, out = Path(src), Path(out)
-    if (src / "image_sets.json").is_file() and (src / "sets").is_dir():
-        from figgen.multichart.perturb import perturb_sets  # a multi-chart build
-
-        return perturb_sets(src, out, list(specs), seed=seed, progress=progress)
     records = sorted((src / "figures").glob("*.json"))
     if not (src / "qa.jsonl").is_file() or not records:
         raise FiggenError(f"{src} is not a dataset (no qa.jsonl or figures/*.json); build one")

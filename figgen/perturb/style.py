@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from figgen.config import FigureConfig, StyleConfig
+from figgen.config import FigureConfig
+from figgen.config_sections import StyleConfig
 from figgen.errors import FiggenError
 
 RECOLOURING = ("grayscale", "tableau-colorblind10")
@@ -49,9 +50,8 @@ def restyled(
 ) -> tuple[bytes, dict[str, Any], dict[str, str]]:
     """The PNG and record of the first look whose drawing keeps the figure's elements and
     differs from the ``original`` PNG (a sheet changes nothing in a pie with its own colours)."""
-    from figgen import __version__
-    from figgen.record import make_record, spec_from_record
-    from figgen.render import render
+    from figgen.generate import render_to_record
+    from figgen.record import spec_from_record
 
     spec = spec_from_record(record)
     wanted = _structure(record["elements"])
@@ -59,18 +59,13 @@ def restyled(
         style = dataclasses.replace(
             spec.style, mpl_style=look["mpl_style"], font_family=look["font_family"]
         )
-        drawn = render(dataclasses.replace(spec, style=style), cfg or FigureConfig())
-        new = make_record(
-            drawn.spec,
-            elements=drawn.elements,
-            width=drawn.width,
-            height=drawn.height,
-            repair=drawn.repair,
-            generator_version=__version__,
+        drawn = render_to_record(
+            dataclasses.replace(spec, style=style),
+            cfg or FigureConfig(),
             image_file=record["image"]["file"],
         )
-        if drawn.png != original and _structure(new["elements"]) == wanted:
-            return drawn.png, new, look
+        if drawn.png != original and _structure(drawn.record["elements"]) == wanted:
+            return drawn.png, drawn.record, look
     raise FiggenError(
         f"figure {record['id']}: no other style keeps its elements; leave style out of --kinds"
     )

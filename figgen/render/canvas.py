@@ -14,7 +14,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
-from figgen.config import FontConfig
+from figgen.config_sections import FontConfig
 from figgen.kinds import KINDS, Drawn
 from figgen.kinds.ticks import FittingLocator
 from figgen.render.frame import lower_background_frame

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from figgen.config import FigureConfig
+from figgen.config_sections import SharedConfig
 from figgen.sample.rng import choose, integer, uniform
 from figgen.spec import Arrangement, LayoutSpec
 
@@ -14,7 +14,7 @@ MIN_CELL_INCHES = 1.25
 """The smallest panel cell side: a title, ticks and a label at the smallest fonts fit in it."""
 
 
-def sample_layout(rng: np.random.Generator, cfg: FigureConfig) -> LayoutSpec:
+def sample_layout(rng: np.random.Generator, cfg: SharedConfig) -> LayoutSpec:
     """round(normal(mean, std)) panels, clipped; strips up to ``max_strip``, else a grid.
 
     A grid keeps the sampled count: its last row may be partly filled, as in real papers.
@@ -38,7 +38,7 @@ def sample_layout(rng: np.random.Generator, cfg: FigureConfig) -> LayoutSpec:
 
 def sample_canvas(
     rng: np.random.Generator,
-    cfg: FigureConfig,
+    cfg: SharedConfig,
     layout: LayoutSpec,
 ) -> tuple[float, float, int, float]:
     """Figure width and height in inches, dpi, and the panel aspect ratio (w/h) sampled.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from figgen.config import FigureConfig
+from figgen.config_sections import SharedConfig
 from figgen.sample.rng import choose, uniform
 from figgen.spec import FigureStyle, FontSizes
 
@@ -13,7 +13,7 @@ def _size(rng: np.random.Generator, bounds: tuple[float, float]) -> float:
     return round(uniform(rng, bounds) * 2) / 2
 
 
-def sample_style(rng: np.random.Generator, cfg: FigureConfig) -> FigureStyle:
+def sample_style(rng: np.random.Generator, cfg: SharedConfig) -> FigureStyle:
     fonts = cfg.fonts
     dark = bool(rng.random() < cfg.style.dark_p)
     label = _size(rng, fonts.label)

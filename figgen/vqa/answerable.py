@@ -21,12 +21,13 @@ Separated vertex (:func:`separated_vertices`): ``value_at_x`` asks about one ver
 Readable histogram mean (:func:`hist_mean_readable`): the mean of the shown bars (bin centres
     weighted by counts) must equal the sample mean within :data:`HIST_MEAN_TOLERANCE` sSMAPE,
     over at least :data:`MIN_HIST_BARS` shown bars: a perfect reading of the bars then scores.
-Truth away from zero (:func:`away_from_zero`): sSMAPE divides by the truth, so a truth near zero
-    turns a tiny reading error into the worst score; a relaxed 5% match does the same (it allows
-    5% of the truth). On a linear axis every number of the truth must be at least
-    :data:`NEAR_ZERO_SHARE` of the span of the values drawn along that axis.
+Truth away from zero (:func:`figgen.vqa.context.away_from_zero`): sSMAPE divides by the truth,
+    so a truth near zero turns a tiny reading error into the worst score; a relaxed 5% match
+    does the same (it allows 5% of the truth). On a linear axis every number of the truth must
+    be at least :data:`figgen.vqa.context.NEAR_ZERO_SHARE` of the span of the values drawn
+    along that axis.
     :meth:`figgen.vqa.context.FigureContext.ask` applies it to every family in
-    :data:`RELATIVE_METRICS`.
+    :data:`figgen.vqa.context.RELATIVE_METRICS`.
 
 What a person can tell apart:
 
@@ -39,8 +40,9 @@ Overlapping markers (:func:`markers_apart`): ``n_points`` only when no marker's 
     by another beyond :data:`MAX_MARKER_OVERLAP`.
 Tiny trends (:func:`trend_visible`): ``trend`` and ``same_trend`` only when the fitted rise or
     fall is at least :data:`MIN_TREND_PX` pixels and :data:`MIN_TREND_SHARE` of the plot height.
-One-tick log axes (:func:`log_axes_labelled`): a relative-metric question on a log axis only
-    when each log axis of the panel shows :data:`MIN_LOG_TICKS` labelled ticks or more;
+One-tick log axes (:meth:`figgen.vqa.context.FigureContext.log_axes_labelled`): a
+    relative-metric question on a log axis only when each log axis of the panel shows
+    :data:`figgen.vqa.context.MIN_LOG_TICKS` labelled ticks or more;
     :meth:`figgen.vqa.context.FigureContext.ask` applies it.
 """
 
@@ -48,17 +50,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from figgen.discs import disc_overlaps
 from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
+from figgen.vqa.context import FigureContext
 from figgen.vqa.measures import display
 from figgen.vqa.series import series_names
-
-if TYPE_CHECKING:
-    from figgen.vqa.context import FigureContext
 
 MIN_VISIBLE_FRACTION = 0.75
 """A mark showing less of its own ink than this (legend or frame over the rest) is hidden."""
@@ -71,11 +71,6 @@ HIST_MEAN_TOLERANCE = 0.025
 """Half the 0.05 |sSMAPE| that scores a number as correct: a reader of the bars has room."""
 MIN_HIST_BARS = 3
 """With fewer shown bars the bars do not locate the samples' mean."""
-NEAR_ZERO_SHARE = 0.2
-"""A truth must be this share of the axis span or more: a reading error of 1% of the span then
-stays within the 0.05 |sSMAPE| that scores as correct."""
-RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
-"""Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
 OCCLUDERS = frozenset({"legend", "frame"})
 """What can hide a mark from a question (other marks of the same panel do not)."""
 
@@ -247,14 +242,6 @@ def hist_mean_readable(
     return denominator > 0 and abs(2 * (reading - mean) / denominator) <= HIST_MEAN_TOLERANCE
 
 
-def away_from_zero(truth: Any, span: float, scale: str = "linear") -> bool:
-    """Whether a relative metric can score ``truth`` on an axis whose values cover ``span``."""
-    if scale == "log":
-        return True  # a log axis shows relative size: sSMAPE measures the reading error
-    values = truth if isinstance(truth, list) else [truth]
-    return all(abs(float(v)) >= NEAR_ZERO_SHARE * abs(span) for v in values)
-
-
 # --- what a person can tell apart -------------------------------------------------------------
 
 DASH_PATTERNS: dict[str, tuple[float, ...]] = {
@@ -282,9 +269,6 @@ MIN_TREND_PX = 20.0
 """``trend`` and ``same_trend`` need a fitted rise or fall of at least this many pixels..."""
 MIN_TREND_SHARE = 0.05
 """...and of this share of the plot height (a few pixels' change reads as flat)."""
-MIN_LOG_TICKS = 2
-"""A value on a log axis is read between labelled ticks: with one label the decades cannot be
-placed (10^3 alone does not say where 10^4 is)."""
 
 
 def dash_period(linestyle: str, linewidth: float, mpl_style: str) -> float:
@@ -421,15 +405,3 @@ def trend_visible(
     plot = ctx.elements(panel["index"], "panel")
     height = plot[0]["bbox"][3] - plot[0]["bbox"][1] if plot else 0.0
     return trend_pixels(ctx, panel, x, y) >= max(MIN_TREND_PX, MIN_TREND_SHARE * height)
-
-
-def log_axes_labelled(ctx: FigureContext, panel: dict[str, Any]) -> bool:
-    """Whether every log axis of ``panel`` shows at least :data:`MIN_LOG_TICKS` labelled ticks
-    in view (rule: one-tick log axes)."""
-    for axis in ("x", "y"):
-        if panel.get(f"{axis}scale") != "log":
-            continue
-        labels = {str(e.get("text", "")) for e in ctx.elements(panel["index"], f"{axis}tick_label")}
-        if len(labels - {""}) < MIN_LOG_TICKS:
-            return False
-    return True

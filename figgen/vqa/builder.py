@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from figgen.kinds import KINDS
-from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_questions import cross_questions
 from figgen.vqa.figure_questions import figure_questions
 from figgen.vqa.item import QAItem
+from figgen.vqa.offered import figure_context
 from figgen.vqa.panel_questions import panel_questions
 
 
@@ -22,7 +22,7 @@ def questions_for_record(
     gives the same items, qids and choice orders. ``kinds`` are the plot kinds the build could
     draw (default: the default mix); they are the choices of the plot-type questions.
     """
-    ctx = FigureContext(record) if kinds is None else FigureContext(record, kinds)
+    ctx = figure_context(record, kinds)
     figure_questions(ctx)
     for panel in ctx.panels:
         panel_questions(ctx, panel)

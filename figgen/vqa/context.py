@@ -8,10 +8,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from figgen.kinds import KINDS as REGISTRY
-from figgen.kinds import default_mix
 from figgen.vqa.answer_format import answer_instruction
-from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero, log_axes_labelled
 from figgen.vqa.balance import keep_item, stratum
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
@@ -19,11 +16,14 @@ from figgen.vqa.location import panel_location
 
 log = logging.getLogger(__name__)
 
-
-def offered_kinds(weights: dict[str, float] | None = None) -> tuple[str, ...]:
-    """The kinds a build can draw (weight > 0), in registry order: the plot-type choices."""
-    weights = default_mix() if weights is None else weights
-    return tuple(name for name in REGISTRY if weights.get(name, 0.0) > 0)
+NEAR_ZERO_SHARE = 0.2
+"""A truth must be this share of the axis span or more: a reading error of 1% of the span then
+stays within the 0.05 |sSMAPE| that scores as correct."""
+RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
+"""Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
+MIN_LOG_TICKS = 2
+"""A value on a log axis is read between labelled ticks: with one label the decades cannot be
+placed (10^3 alone does not say where 10^4 is)."""
 
 
 @dataclass
@@ -31,8 +31,9 @@ class FigureContext:
     """One record, its panel locations, an element index, and the items made so far."""
 
     record: dict[str, Any]
-    kinds: tuple[str, ...] = field(default_factory=offered_kinds)
-    """The plot kinds the build could draw: what plot-type questions offer as choices."""
+    kinds: tuple[str, ...] = ()
+    """The plot kinds the build could draw: what plot-type questions offer as choices
+    (:func:`figgen.vqa.offered.figure_context` fills them from the kind registry)."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     _elements: dict[tuple[int | None, str], list[dict[str, Any]]] = field(
@@ -40,9 +41,6 @@ class FigureContext:
     )
 
     def __post_init__(self) -> None:
-        drawn = {p["kind"] for p in self.record["panels"]}
-        if not drawn <= set(self.kinds):  # a record from a build with other weights
-            self.kinds = tuple(k for k in REGISTRY if k in self.kinds or k in drawn)
         for element in self.record.get("elements", []):
             self._elements[(element.get("panel"), element["kind"])].append(element)
 
@@ -84,6 +82,17 @@ class FigureContext:
                     ids.append(int(element["id"]))
         return ids
 
+    def log_axes_labelled(self, panel: dict[str, Any]) -> bool:
+        """Whether every log axis of ``panel`` shows at least :data:`MIN_LOG_TICKS` labelled
+        ticks in view (rule: one-tick log axes)."""
+        for axis in ("x", "y"):
+            if panel.get(f"{axis}scale") != "log":
+                continue
+            ticks = self.elements(panel["index"], f"{axis}tick_label")
+            if len({str(e.get("text", "")) for e in ticks} - {""}) < MIN_LOG_TICKS:
+                return False
+        return True
+
     def ask(
         self,
         family: Family,
@@ -116,7 +125,7 @@ class FigureContext:
             if not away_from_zero(answer, span, scale):
                 log.debug("%s: dropped %s item with near-zero truth", self.figure_id, family.name)
                 return
-            if scale == "log" and panel is not None and not log_axes_labelled(self, panel):
+            if scale == "log" and panel is not None and not self.log_axes_labelled(panel):
                 log.debug("%s: dropped %s item on a one-tick log axis", self.figure_id, family.name)
                 return
         key = answer_key or family.answer_key
@@ -162,3 +171,11 @@ def _finite(value: Any) -> bool:
     if isinstance(value, list):
         return all(_finite(v) for v in value)
     return True
+
+
+def away_from_zero(truth: Any, span: float, scale: str = "linear") -> bool:
+    """Whether a relative metric can score ``truth`` on an axis whose values cover ``span``."""
+    if scale == "log":
+        return True  # a log axis shows relative size: sSMAPE measures the reading error
+    values = truth if isinstance(truth, list) else [truth]
+    return all(abs(float(v)) >= NEAR_ZERO_SHARE * abs(span) for v in values)

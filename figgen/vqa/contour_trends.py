@@ -18,6 +18,7 @@ Peaks (contour of Gaussian bumps, ``gmm``): a colour bar must be drawn and both 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -246,3 +247,19 @@ def _local_maxima(field: np.ndarray, *, floor: float) -> int:
         axis=0,
     )
     return int(((h >= around) & (h >= floor * float(h.max()))).sum())
+
+
+def field_peaks(panel: dict[str, Any], max_candidates: int) -> int | None:
+    """:func:`drawn_peaks` of a contour panel, measured once for its description and its
+    figure's summary."""
+    z = np.asarray(panel["data"]["z"], dtype=float)
+    levels = tuple(float(v) for v in panel["data"].get("levels") or [])
+    return _cached_peaks(z.tobytes(), z.shape, levels, max_candidates)
+
+
+@lru_cache(maxsize=256)
+def _cached_peaks(
+    raw: bytes, shape: tuple[int, ...], levels: tuple[float, ...], max_candidates: int
+) -> int | None:
+    z = np.frombuffer(raw, dtype=float).reshape(shape)
+    return drawn_peaks({"data": {"z": z, "levels": list(levels)}}, max_candidates=max_candidates)

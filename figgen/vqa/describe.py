@@ -21,6 +21,7 @@ from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_describe import cross_panel_sentences
 from figgen.vqa.figure_summary import figure_level2, figure_level3, titles_within
 from figgen.vqa.hedges import distinct
+from figgen.vqa.offered import figure_context
 from figgen.vqa.spoken import quoted
 from figgen.vqa.wording import cap, count, join
 
@@ -55,7 +56,7 @@ def _paragraph(sentences: list[str]) -> str:
 
 def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows ``{figure_id, scope, panel, location, level, alt_text, text}``: figure, then panels."""
-    ctx = FigureContext(record)
+    ctx = figure_context(record)
     panels = ctx.panels
     rows: list[dict[str, Any]] = []
     figure_alt = figure_alt_text(panels, ctx.rows, ctx.cols)

@@ -281,21 +281,3 @@ def _groups(raw: bytes, n: int) -> Groups | None:
         if score >= GROUPS_SILHOUETTE and all_apart(points, labels):
             best = Groups(k, score)  # the finest split that still shows: every gap is seen
     return best
-
-
-def field_peaks(panel: dict[str, Any], max_candidates: int) -> int | None:
-    """:func:`figgen.vqa.contour_trends.drawn_peaks` of a contour panel, measured once for
-    its description and its figure's summary."""
-    z = np.asarray(panel["data"]["z"], dtype=float)
-    levels = tuple(float(v) for v in panel["data"].get("levels") or [])
-    return _field_peaks(z.tobytes(), z.shape, levels, max_candidates)
-
-
-@lru_cache(maxsize=256)
-def _field_peaks(
-    raw: bytes, shape: tuple[int, ...], levels: tuple[float, ...], max_candidates: int
-) -> int | None:
-    from figgen.vqa.contour_trends import drawn_peaks
-
-    z = np.frombuffer(raw, dtype=float).reshape(shape)
-    return drawn_peaks({"data": {"z": z, "levels": list(levels)}}, max_candidates=max_candidates)

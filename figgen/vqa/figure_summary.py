@@ -21,7 +21,7 @@ import numpy as np
 
 from figgen.kinds import KINDS
 from figgen.kinds.contour import MAX_NAMED_PEAKS, PATCHY
-from figgen.vqa import features, hedges
+from figgen.vqa import contour_trends, features, hedges
 from figgen.vqa.context import FigureContext
 from figgen.vqa.readout import spoken_number
 from figgen.vqa.wording import cap, count, join
@@ -67,7 +67,7 @@ def headline(ctx: FigureContext, panel: dict[str, Any]) -> str | None:
         plane = hedges.field_direction(panel)
         if plane and hedges.direction_words(plane[1]):
             return "gradient"
-        peaks = features.field_peaks(panel, PATCHY)
+        peaks = contour_trends.field_peaks(panel, PATCHY)
         return "field peaks" if peaks and peaks <= MAX_NAMED_PEAKS else "patchy"
     if kind == "scatter" and features.groups(panel, ctx.panel_aspect(panel)) is not None:
         return "groups"

@@ -18,9 +18,9 @@ from figgen.lock import folder_lock
 from figgen.record import parse_record
 from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
 from figgen.vqa.builder import questions_for_record
-from figgen.vqa.context import offered_kinds
 from figgen.vqa.describe import describe_record
 from figgen.vqa.item import QAItem
+from figgen.vqa.offered import offered_kinds
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,8 @@ import itertools
 
 import pytest
 
-from figgen.multichart.graph import build_graph
+from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import check_set, minimal_sets
-from figgen.multichart.spec import spec_from_dict
 from tests.multichart.graphs import comp, data, image, spec
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from figgen.config import DistributionConfig
+from figgen.config_sections import DistributionConfig
 from figgen.multichart.operators import OperatorError, operator_for
 from figgen.multichart.sampling import meets_trend, sample_node
 from figgen.multichart.spec import NodeSpec

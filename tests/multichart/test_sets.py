@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from figgen.multichart.build import build_sets, load_sets
-from figgen.multichart.graph import build_graph
+from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.modes import MODES, covers
-from figgen.multichart.spec import spec_from_dict
 from tests.multichart import independent
 from tests.multichart.conftest import SCENARIOS
 

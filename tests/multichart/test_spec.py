@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from figgen.errors import ConfigError
+from figgen.multichart.graph import spec_from_dict
 from figgen.multichart.scenarios import load_scenario, scenario_names
-from figgen.multichart.spec import spec_from_dict
 from tests.multichart.graphs import comp, data, image, spec
 
 

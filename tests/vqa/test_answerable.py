@@ -12,8 +12,8 @@ from records import histogram_panel, line_panel, make_record
 
 from benchmarks.audit_answerable import drawn_peaks as traced_peaks
 from figgen.vqa import QAItem, questions_for_record
-from figgen.vqa.answerable import NEAR_ZERO_SHARE, VERTEX_GAP_SHARE
-from figgen.vqa.context import FigureContext
+from figgen.vqa.answerable import VERTEX_GAP_SHARE
+from figgen.vqa.context import NEAR_ZERO_SHARE, FigureContext
 from figgen.vqa.contour_trends import innermost_regions
 from figgen.vqa.families import MEAN_Y
 

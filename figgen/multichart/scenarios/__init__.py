@@ -5,7 +5,8 @@ from __future__ import annotations
 from importlib import resources
 
 from figgen.errors import FiggenError
-from figgen.multichart.spec import GraphSpec, load_spec
+from figgen.multichart.graph import load_spec
+from figgen.multichart.spec import GraphSpec
 
 
 def scenario_names() -> list[str]:
