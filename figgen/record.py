@@ -122,6 +122,16 @@ class Element:
     """Legends: the length of its line samples in points (a dash pattern shows only on a
     sample long enough)."""
 
+    @classmethod
+    def from_dict(cls, element: dict[str, Any]) -> Element:
+        """Read a stored element (the inverse of :meth:`to_dict`)."""
+        x0, y0, x1, y1 = element["bbox"]
+        out = cls(element["id"], element["kind"], element["panel"], (x0, y0, x1, y1))
+        for key in _OPTIONAL:
+            if key in element:
+                setattr(out, key, element[key])
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,

@@ -23,6 +23,7 @@ from pydantic import Field
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import centres
 from figgen.plain import as_plain_dict
+from figgen.records import PanelData, panel_data
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
@@ -87,8 +88,9 @@ class BarSeries:
     values: list[float]
 
 
+@panel_data("bar")
 @dataclass
-class BarData:
+class BarData(PanelData):
     """The typed view of a bar panel's ``data``; ``to_dict`` is exactly what the record stores."""
 
     categories: list[str]

@@ -10,8 +10,8 @@ families (plot type, titles, axis scales, ticks, cross-panel comparisons) live i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -20,7 +20,7 @@ from matplotlib.colorbar import Colorbar
 from matplotlib.legend import Legend
 from matplotlib.typing import LegendLocType
 
-from figgen.plain import as_plain_dict
+from figgen.records import PanelData as PanelData
 from figgen.sample.text import Vocabulary
 from figgen.sections import Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
@@ -70,19 +70,6 @@ class Drawn:
     movable_legend: tuple[Legend, LegendLocType] | None = None
     """A legend inside the axes and its preferred location: the renderer moves it, at draw
     time, to a location where it covers no mark when there is one."""
-
-
-class PanelData:
-    """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
-    stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        return cls(**{key: value for key, value in data.items() if key in names})
-
-    def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
 
 
 @dataclass

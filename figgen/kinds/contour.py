@@ -20,7 +20,6 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
-    PanelData,
     Sampled,
     random_color,
     register,
@@ -28,6 +27,7 @@ from figgen.kinds.base import (
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import path_extent_marks
 from figgen.kinds.scatter import ScatterConfig
+from figgen.records import PanelData, panel_data
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
@@ -80,6 +80,7 @@ PATCHY = 120
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
 
+@panel_data("contour")
 @dataclass
 class ContourData(PanelData):
     """A contour panel's ``data``: grid axes, the field, its levels and any source samples."""

@@ -17,8 +17,9 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 
-from figgen.kinds.base import Drawn, KindHooks, Mark, PanelData, Sampled, random_color, register
+from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import centres, errorbar_marks
+from figgen.records import PanelData, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -74,6 +75,7 @@ MIN_VISIBLE_BAR = 0.01
 """A histogram's bars are countable when every bin holds at least this share of the tallest."""
 
 
+@panel_data("histogram")
 @dataclass
 class HistogramData(PanelData):
     """A histogram panel's ``data``: the samples, the drawn bins and their optional errors."""

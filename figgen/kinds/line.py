@@ -21,12 +21,12 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
-    PanelData,
     Sampled,
     random_color,
     register,
 )
 from figgen.kinds.marks import centres, errorbar_marks, marker_ink, point_marks
+from figgen.records import PanelData, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
 from figgen.sample.rng import integer, sig, uniform
@@ -84,8 +84,9 @@ class LineSeries(PanelData):
     linestyle: str = "-"
 
 
+@panel_data("line")
 @dataclass
-class LineData:
+class LineData(PanelData):
     """A line panel's ``data``: its series, in drawing (and legend) order."""
 
     series: list[LineSeries]

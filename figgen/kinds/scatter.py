@@ -20,7 +20,6 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
-    PanelData,
     Sampled,
     random_color,
     register,
@@ -33,6 +32,7 @@ from figgen.kinds.marks import (
     point_ink,
     point_marks,
 )
+from figgen.records import PanelData, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -68,6 +68,7 @@ N_CLUSTERS = declare(
 # fmt: on
 
 
+@panel_data("scatter")
 @dataclass
 class ScatterData(PanelData):
     """A scatter panel's ``data``: the points, their colour values and optional errors."""

@@ -1,0 +1,224 @@
+"""The stored record as typed values: read once into these classes, written back exactly.
+
+``Record.from_dict`` reads the JSON object of one figure (see :mod:`figgen.record` for how it
+is made and checked); ``to_dict`` gives back the same object, key for key and in the same
+order, so ``dumps_record(Record.from_dict(d).to_dict()) == dumps_record(d)``. A panel's
+``data`` is its kind's :class:`PanelData`; the kinds register those classes here
+(:func:`panel_data`), so this module names no kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+from figgen.plain import as_plain_dict
+from figgen.record import Element, load_record, parse_record
+from figgen.registry import Registry
+from figgen.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
+
+
+class PanelData:
+    """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
+    stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        names = _field_names(cls)
+        return cls(**{key: value for key, value in data.items() if key in names})
+
+    def to_dict(self) -> dict[str, Any]:
+        return as_plain_dict(self)
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
+    return names
+
+
+PANEL_DATA: Registry[type[PanelData]] = Registry("plot kind")
+"""Each kind's ``data`` class, by kind name; the kind modules fill it."""
+
+D = TypeVar("D", bound=PanelData)
+
+
+def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
+    """``@panel_data("line")``: register the decorated class as the ``data`` of ``kind``."""
+
+    def decorate(cls: type[D]) -> type[D]:
+        PANEL_DATA.add(kind, cls)
+        return cls
+
+    return decorate
+
+
+def _data_class(kind: str) -> type[PanelData]:
+    # the kind modules register their classes when figgen.kinds is imported; this module sits
+    # below the kinds and does not import them
+    return PANEL_DATA.get_or_fail(kind)
+
+
+@dataclass
+class Generator:
+    name: str
+    version: str
+
+
+@dataclass
+class Image:
+    """The PNG beside the record: its file, pixel size and the figure size it was drawn at."""
+
+    file: str
+    width: int
+    height: int
+    dpi: int
+    width_in: float
+    height_in: float
+    panel_aspect: float
+
+
+@dataclass
+class PanelRecord:
+    """One stored panel: where it sits, what it draws (typed ``data``) and how it looks."""
+
+    index: int
+    row: int
+    col: int
+    kind: str
+    distribution: Distribution
+    params: dict[str, Any]
+    data: PanelData
+    title: str | None
+    xlabel: str | None
+    ylabel: str | None
+    xscale: Scale
+    yscale: Scale
+    style: dict[str, Any]
+
+    def data_as(self, cls: type[D]) -> D:
+        """The panel's ``data`` as the class its kind stores (a mismatch is a programming error)."""
+        if not isinstance(self.data, cls):
+            raise TypeError(
+                f"panel {self.index} holds {type(self.data).__name__}, not {cls.__name__}"
+            )
+        return self.data
+
+    @classmethod
+    def from_dict(cls, panel: dict[str, Any]) -> PanelRecord:
+        kind = panel["kind"]
+        return cls(
+            index=panel["index"],
+            row=panel["row"],
+            col=panel["col"],
+            kind=kind,
+            distribution=panel["distribution"],
+            params=panel["params"],
+            data=_data_class(kind).from_dict(panel["data"]),
+            title=panel.get("title"),
+            xlabel=panel.get("xlabel"),
+            ylabel=panel.get("ylabel"),
+            xscale=panel.get("xscale", "linear"),
+            yscale=panel.get("yscale", "linear"),
+            style=panel.get("style", {}),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "row": self.row,
+            "col": self.col,
+            "kind": self.kind,
+            "distribution": self.distribution,
+            "params": self.params,
+            "data": self.data.to_dict(),
+            "title": self.title,
+            "xlabel": self.xlabel,
+            "ylabel": self.ylabel,
+            "xscale": self.xscale,
+            "yscale": self.yscale,
+            "style": self.style,
+        }
+
+
+@dataclass
+class Record:
+    """One figure's stored record: spec, image facts, measured elements and repair log."""
+
+    id: str
+    seed: int
+    index: int
+    attempt: int
+    generator: Generator
+    image: Image
+    layout: LayoutSpec
+    style: FigureStyle
+    panels: list[PanelRecord]
+    elements: list[Element]
+    repair: dict[str, Any]
+
+    @classmethod
+    def from_dict(cls, record: dict[str, Any]) -> Record:
+        style = dict(record["style"])
+        sizes = FontSizes(**style.pop("sizes"))
+        return cls(
+            id=record["id"],
+            seed=record["seed"],
+            index=record["index"],
+            attempt=record.get("attempt", 0),
+            generator=Generator(**record["generator"]),
+            image=Image(**record["image"]),
+            layout=LayoutSpec(**record["layout"]),
+            style=FigureStyle(sizes=sizes, **style),
+            panels=[PanelRecord.from_dict(panel) for panel in record["panels"]],
+            elements=[Element.from_dict(element) for element in record.get("elements", [])],
+            repair=record.get("repair", {}),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seed": self.seed,
+            "index": self.index,
+            "attempt": self.attempt,
+            "generator": as_plain_dict(self.generator),
+            "image": as_plain_dict(self.image),
+            "layout": as_plain_dict(self.layout),
+            "style": as_plain_dict(self.style),
+            "panels": [panel.to_dict() for panel in self.panels],
+            "elements": [element.to_dict() for element in self.elements],
+            "repair": self.repair,
+        }
+
+    def panel(self, index: int) -> PanelRecord:
+        """The panel with this index."""
+        for panel in self.panels:
+            if panel.index == index:
+                return panel
+        raise KeyError(f"{self.id} has no panel {index}")
+
+    @property
+    def repaired(self) -> bool:
+        """Whether overlap repair changed anything."""
+        return bool(self.repair.get("actions"))
+
+    @property
+    def resampled(self) -> bool:
+        """Whether the figure was drawn again from fresh numbers (repair was stuck)."""
+        return bool(self.repair.get("resampled"))
+
+
+def read_record(data: str | bytes, source: str) -> Record:
+    """A typed record from its stored JSON (checked as :func:`figgen.record.parse_record` does)."""
+    return Record.from_dict(parse_record(data, source))
+
+
+def open_record(path: str | Path) -> Record:
+    """Read one record file into a :class:`Record` (see :func:`figgen.record.load_record`)."""
+    return Record.from_dict(load_record(path))
