@@ -10,37 +10,27 @@ order, so ``dumps_record(Record.from_dict(d).to_dict()) == dumps_record(d)``. A 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from figgen.plain import as_plain_dict
-from figgen.record import Element, load_record, parse_record
+from figgen.record import Element, KeyedFields, field_names, load_record, parse_record
 from figgen.registry import Registry
 from figgen.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
 
 
-class PanelData:
+class PanelData(KeyedFields):
     """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
     stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        names = _field_names(cls)
+        names = field_names(cls)
         return cls(**{key: value for key, value in data.items() if key in names})
 
     def to_dict(self) -> dict[str, Any]:
         return as_plain_dict(self)
-
-
-_FIELDS: dict[type, frozenset[str]] = {}
-
-
-def _field_names(cls: type) -> frozenset[str]:
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
-    return names
 
 
 PANEL_DATA: Registry[type[PanelData]] = Registry("plot kind")
@@ -66,13 +56,13 @@ def _data_class(kind: str) -> type[PanelData]:
 
 
 @dataclass
-class Generator:
+class Generator(KeyedFields):
     name: str
     version: str
 
 
 @dataclass
-class Image:
+class Image(KeyedFields):
     """The PNG beside the record: its file, pixel size and the figure size it was drawn at."""
 
     file: str
@@ -85,7 +75,7 @@ class Image:
 
 
 @dataclass
-class PanelRecord:
+class PanelRecord(KeyedFields):
     """One stored panel: where it sits, what it draws (typed ``data``) and how it looks."""
 
     index: int
@@ -118,8 +108,8 @@ class PanelRecord:
             row=panel["row"],
             col=panel["col"],
             kind=kind,
-            distribution=panel["distribution"],
-            params=panel["params"],
+            distribution=panel.get("distribution", "random"),
+            params=panel.get("params", {}),
             data=_data_class(kind).from_dict(panel["data"]),
             title=panel.get("title"),
             xlabel=panel.get("xlabel"),
@@ -148,7 +138,34 @@ class PanelRecord:
 
 
 @dataclass
-class Record:
+class Layout(LayoutSpec, KeyedFields):
+    """The grid of panels."""
+
+
+@dataclass
+class Sizes(FontSizes, KeyedFields):
+    """Font sizes in points."""
+
+
+@dataclass
+class Style(FigureStyle, KeyedFields):
+    """Figure-wide look (style sheet, fonts, dark)."""
+
+    sizes: Sizes
+
+
+_STYLE: dict[str, Any] = {
+    "mpl_style": "default",
+    "font_family": "DejaVu Sans",
+    "mathtext_fontset": "dejavusans",
+    "dark": False,
+}
+_SIZES = {"title": 10.0, "label": 10.0, "tick": 10.0, "colorbar": 10.0, "legend": 10.0}
+_GENERATOR = {"name": "figgen", "version": "0"}
+
+
+@dataclass
+class Record(KeyedFields):
     """One figure's stored record: spec, image facts, measured elements and repair log."""
 
     id: str
@@ -157,25 +174,36 @@ class Record:
     attempt: int
     generator: Generator
     image: Image
-    layout: LayoutSpec
-    style: FigureStyle
+    layout: Layout
+    style: Style
     panels: list[PanelRecord]
     elements: list[Element]
     repair: dict[str, Any]
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Record:
-        style = dict(record["style"])
-        sizes = FontSizes(**style.pop("sizes"))
+        """Read a stored record; parts a hand-made record leaves out take neutral defaults."""
+        style = {**_STYLE, **record.get("style", {})}
+        sizes = Sizes(**{**_SIZES, **style.pop("sizes", {})})
+        image = record["image"]
+        dpi = image.get("dpi", 100)
         return cls(
             id=record["id"],
             seed=record["seed"],
             index=record["index"],
             attempt=record.get("attempt", 0),
-            generator=Generator(**record["generator"]),
-            image=Image(**record["image"]),
-            layout=LayoutSpec(**record["layout"]),
-            style=FigureStyle(sizes=sizes, **style),
+            generator=Generator(**record.get("generator", _GENERATOR)),
+            image=Image(
+                file=image["file"],
+                width=image["width"],
+                height=image["height"],
+                dpi=dpi,
+                width_in=image.get("width_in", image["width"] / dpi),
+                height_in=image.get("height_in", image["height"] / dpi),
+                panel_aspect=image.get("panel_aspect", 1.0),
+            ),
+            layout=Layout(**record["layout"]),
+            style=Style(sizes=sizes, **style),
             panels=[PanelRecord.from_dict(panel) for panel in record["panels"]],
             elements=[Element.from_dict(element) for element in record.get("elements", [])],
             repair=record.get("repair", {}),
@@ -212,6 +240,11 @@ class Record:
     def resampled(self) -> bool:
         """Whether the figure was drawn again from fresh numbers (repair was stuck)."""
         return bool(self.repair.get("resampled"))
+
+
+def as_record(record: Record | dict[str, Any]) -> Record:
+    """A typed record, reading a stored dict (as :func:`figgen.record.load_record` gives it)."""
+    return record if isinstance(record, Record) else Record.from_dict(record)
 
 
 def read_record(data: str | bytes, source: str) -> Record:

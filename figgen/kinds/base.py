@@ -21,6 +21,7 @@ from matplotlib.legend import Legend
 from matplotlib.typing import LegendLocType
 
 from figgen.records import PanelData as PanelData
+from figgen.records import PanelRecord
 from figgen.sample.text import Vocabulary
 from figgen.sections import Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
@@ -113,22 +114,22 @@ class PlotKind(Protocol):
     def category_axis(self, panel: PanelSpec) -> Axis | None:
         """The axis whose ticks name categories (fixed by the kind, never thinned), if any."""
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         """Ask this kind's own panel-scope questions of ``level`` about a stored panel."""
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
         """This kind's sentences of a panel description at ``level``."""
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool] | None:
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool] | None:
         """Whether x and y error bars are drawn; None where the question does not apply."""
 
-    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+    def shown_colormap(self, panel: PanelRecord) -> str | None:
         """The colormap a reader can identify in the panel, if any."""
 
-    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+    def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         """The panel's sets of (x, y) points with a trend to judge (empty if none)."""
 
-    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
+    def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str] | None:
         """For "which panel has the largest mean": (mean, value span, value-axis scale)."""
 
     @property
@@ -151,22 +152,22 @@ class KindHooks:
     def category_axis(self, panel: PanelSpec) -> Axis | None:
         return None
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         return None
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
         return []
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool] | None:
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool] | None:
         return None
 
-    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+    def shown_colormap(self, panel: PanelRecord) -> str | None:
         return None
 
-    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+    def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         return []
 
-    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
+    def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str] | None:
         return None
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from figgen.kinds import KINDS as REGISTRY
 from figgen.kinds import default_mix
+from figgen.record import Element
+from figgen.records import PanelRecord, Record
 from figgen.vqa.answer_format import answer_instruction
 from figgen.vqa.answerable import RELATIVE_METRICS, away_from_zero, log_axes_labelled
 from figgen.vqa.balance import keep_item, stratum
@@ -30,64 +32,64 @@ def offered_kinds(weights: dict[str, float] | None = None) -> tuple[str, ...]:
 class FigureContext:
     """One record, its panel locations, an element index, and the items made so far."""
 
-    record: dict[str, Any]
+    record: Record
     kinds: tuple[str, ...] = field(default_factory=offered_kinds)
     """The plot kinds the build could draw: what plot-type questions offer as choices."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    _elements: dict[tuple[int | None, str], list[dict[str, Any]]] = field(
+    _elements: dict[tuple[int | None, str], list[Element]] = field(
         default_factory=lambda: defaultdict(list)
     )
 
     def __post_init__(self) -> None:
-        drawn = {p["kind"] for p in self.record["panels"]}
+        drawn = {p.kind for p in self.record.panels}
         if not drawn <= set(self.kinds):  # a record from a build with other weights
             self.kinds = tuple(k for k in REGISTRY if k in self.kinds or k in drawn)
-        for element in self.record.get("elements", []):
-            self._elements[(element.get("panel"), element["kind"])].append(element)
+        for element in self.record.elements:
+            self._elements[(element.panel, element.kind)].append(element)
 
     @property
     def figure_id(self) -> str:
-        return str(self.record["id"])
+        return self.record.id
 
     @property
-    def panels(self) -> list[dict[str, Any]]:
-        return sorted(self.record["panels"], key=lambda p: (p["row"], p["col"], p["index"]))
+    def panels(self) -> list[PanelRecord]:
+        return sorted(self.record.panels, key=lambda p: (p.row, p.col, p.index))
 
     @property
     def rows(self) -> int:
-        return int(self.record["layout"]["rows"])
+        return self.record.layout.rows
 
     @property
     def cols(self) -> int:
-        return int(self.record["layout"]["cols"])
+        return self.record.layout.cols
 
-    def location(self, panel: dict[str, Any]) -> str:
-        return panel_location(panel["row"], panel["col"], self.rows, self.cols)
+    def location(self, panel: PanelRecord) -> str:
+        return panel_location(panel.row, panel.col, self.rows, self.cols)
 
-    def panel_aspect(self, panel: dict[str, Any]) -> float:
+    def panel_aspect(self, panel: PanelRecord) -> float:
         """Height / width of the panel's plot area in pixels (1.0 if it was not measured)."""
-        boxes = self.elements(panel["index"], "panel")
+        boxes = self.elements(panel.index, "panel")
         if not boxes:
             return 1.0
-        x0, y0, x1, y1 = boxes[0]["bbox"]
+        x0, y0, x1, y1 = boxes[0].bbox
         return (y1 - y0) / (x1 - x0) if x1 > x0 and y1 > y0 else 1.0
 
-    def elements(self, panel: int | None, kind: str) -> list[dict[str, Any]]:
+    def elements(self, panel: int | None, kind: str) -> list[Element]:
         return self._elements.get((panel, kind), [])
 
     def element_ids(self, panel: int | None, *kinds: str, series: int | None = None) -> list[int]:
         ids = []
         for kind in kinds:
             for element in self.elements(panel, kind):
-                if series is None or element.get("series") == series:
-                    ids.append(int(element["id"]))
+                if series is None or element.series == series:
+                    ids.append(element.id)
         return ids
 
     def ask(
         self,
         family: Family,
-        panel: dict[str, Any] | None,
+        panel: PanelRecord | None,
         answer: Any,
         *,
         choices: list[str] | None = None,
@@ -125,9 +127,9 @@ class FigureContext:
         elif family.scope == "cross-panel":
             where = "cross"
         else:
-            where = str(panel["index"] if panel else "fig")
+            where = str(panel.index if panel else "fig")
         n = self._counts[(family.name, where)]
-        kind = stratum(panel["kind"] if panel is not None else None, words)
+        kind = stratum(panel.kind if panel is not None else None, words)
         if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return
@@ -142,7 +144,7 @@ class FigureContext:
                 figure_id=self.figure_id,
                 level=family.level,
                 scope=family.scope,
-                panel=panel["index"] if panel is not None else None,
+                panel=panel.index if panel is not None else None,
                 location=self.location(panel) if panel is not None else None,
                 family=family.name,
                 question=f"{text} {answer_instruction(key, family.answer_type, choices)}",
