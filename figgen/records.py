@@ -10,7 +10,7 @@ order, so ``dumps_record(Record.from_dict(d).to_dict()) == dumps_record(d)``. A 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -51,7 +51,9 @@ def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
 
 def _data_class(kind: str) -> type[PanelData]:
     # the kind modules register their classes when figgen.kinds is imported; this module sits
-    # below the kinds and does not import them
+    # below the kinds and does not import them, so a reader of records imports figgen.kinds
+    if not PANEL_DATA:
+        raise RuntimeError("no plot kinds are loaded: import figgen.kinds before reading records")
     return PANEL_DATA.get_or_fail(kind)
 
 
@@ -76,7 +78,11 @@ class Image(KeyedFields):
 
 @dataclass
 class PanelRecord(KeyedFields):
-    """One stored panel: where it sits, what it draws (typed ``data``) and how it looks."""
+    """One stored panel: where it sits, what it draws (typed ``data``) and how it looks.
+
+    ``data`` is read into the kind's :class:`PanelData` when first used (evaluation and export
+    never use it); ``stored_data`` is the stored dict, which :meth:`to_dict` writes back.
+    """
 
     index: int
     row: int
@@ -84,13 +90,21 @@ class PanelRecord(KeyedFields):
     kind: str
     distribution: Distribution
     params: dict[str, Any]
-    data: PanelData
+    stored_data: dict[str, Any]
     title: str | None
     xlabel: str | None
     ylabel: str | None
     xscale: Scale
     yscale: Scale
     style: dict[str, Any]
+    _data: PanelData | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def data(self) -> PanelData:
+        """The drawn numbers as the kind's typed data (read-only: records are not edited)."""
+        if self._data is None:
+            self._data = _data_class(self.kind).from_dict(self.stored_data)
+        return self._data
 
     def data_as(self, cls: type[D]) -> D:
         """The panel's ``data`` as the class its kind stores (a mismatch is a programming error)."""
@@ -110,7 +124,7 @@ class PanelRecord(KeyedFields):
             kind=kind,
             distribution=panel.get("distribution", "random"),
             params=panel.get("params", {}),
-            data=_data_class(kind).from_dict(panel["data"]),
+            stored_data=panel["data"],
             title=panel.get("title"),
             xlabel=panel.get("xlabel"),
             ylabel=panel.get("ylabel"),
@@ -127,7 +141,7 @@ class PanelRecord(KeyedFields):
             "kind": self.kind,
             "distribution": self.distribution,
             "params": self.params,
-            "data": self.data.to_dict(),
+            "data": self.stored_data,
             "title": self.title,
             "xlabel": self.xlabel,
             "ylabel": self.ylabel,
@@ -182,15 +196,16 @@ class Record(KeyedFields):
 
     @classmethod
     def from_dict(cls, record: dict[str, Any]) -> Record:
-        """Read a stored record; parts a hand-made record leaves out take neutral defaults."""
+        """Read a stored record; parts a hand-made or compound record (a density benchmark
+        image) leaves out take neutral defaults, and keys outside the schema are not kept."""
         style = {**_STYLE, **record.get("style", {})}
         sizes = Sizes(**{**_SIZES, **style.pop("sizes", {})})
         image = record["image"]
         dpi = image.get("dpi", 100)
         return cls(
             id=record["id"],
-            seed=record["seed"],
-            index=record["index"],
+            seed=record.get("seed", 0),
+            index=record.get("index", 0),
             attempt=record.get("attempt", 0),
             generator=Generator(**record.get("generator", _GENERATOR)),
             image=Image(

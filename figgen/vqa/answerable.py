@@ -127,12 +127,12 @@ def all_shown(ctx: FigureContext, panel: PanelRecord, kind: str) -> bool:
 
 
 def _line_half_px(ctx: FigureContext, panel: PanelRecord) -> float:
-    style, dpi = panel.style, float(ctx.record.get("image", {}).get("dpi", 100))
+    style, dpi = panel.style, float(ctx.record.image.dpi)
     return max(float(style.get("linewidth", 1.0)) * dpi / 72 / 2, 1.0)
 
 
 def _mark_half_px(ctx: FigureContext, panel: PanelRecord) -> float:
-    style, dpi = panel.style, float(ctx.record.get("image", {}).get("dpi", 100))
+    style, dpi = panel.style, float(ctx.record.image.dpi)
     marker = float(style.get("markersize", 0.0)) * dpi / 72 / 2 if style.get("marker") else 0.0
     return max(marker, _line_half_px(ctx, panel))
 
@@ -312,8 +312,7 @@ def _legend_sample_pt(ctx: FigureContext, panel: PanelRecord) -> float | None:
         return None
     if legends[0].handle is not None:
         return float(legends[0].handle)
-    sizes = ctx.record.get("style", {}).get("sizes", {})
-    return DEFAULT_HANDLE * float(sizes.get("legend", 10.0))
+    return DEFAULT_HANDLE * ctx.record.style.sizes.legend
 
 
 def look_alike_lines(ctx: FigureContext, panel: PanelRecord) -> set[int]:
@@ -325,7 +324,7 @@ def look_alike_lines(ctx: FigureContext, panel: PanelRecord) -> set[int]:
     are too short to show :data:`SHOWN_PERIODS` of a differing pattern.
     """
     series = panel.data.get("series", [])
-    style = ctx.record.get("style", {}).get("mpl_style", "default")
+    style = ctx.record.style.mpl_style
     width = float(panel.style.get("linewidth", 1.0))
     sample = _legend_sample_pt(ctx, panel)
     out: set[int] = set()
@@ -429,9 +428,9 @@ def log_axes_labelled(ctx: FigureContext, panel: PanelRecord) -> bool:
     """Whether every log axis of ``panel`` shows at least :data:`MIN_LOG_TICKS` labelled ticks
     in view (rule: one-tick log axes)."""
     for axis in ("x", "y"):
-        if panel.get(f"{axis}scale") != "log":
+        if (panel.xscale if axis == "x" else panel.yscale) != "log":
             continue
-        labels = {str(e.get("text", "")) for e in ctx.elements(panel.index, f"{axis}tick_label")}
+        labels = {(e.text or "") for e in ctx.elements(panel.index, f"{axis}tick_label")}
         if len(labels - {""}) < MIN_LOG_TICKS:
             return False
     return True

@@ -48,7 +48,7 @@ def gradient_direction(panel: PanelRecord) -> Direction | None:
         or not linear_axes(panel)
     ):
         return None
-    gradient = panel.get("params", {}).get("gradient")
+    gradient = panel.params.get("gradient")
     if gradient is None or len(gradient) != 2:
         return None
     truth = _direction(float(gradient[0]), float(gradient[1]))
@@ -191,7 +191,7 @@ def n_peaks(panel: PanelRecord) -> int | None:
     (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
     true count; the field as drawn must show as many innermost regions at its drawn levels.
     """
-    params, style = panel.get("params", {}), panel.style
+    params, style = panel.params, panel.style
     if (
         panel.kind != "contour"
         or panel.distribution != "gmm"

@@ -63,7 +63,7 @@ def _ticks(ctx: FigureContext, panel: PanelRecord, axis: str) -> tuple[str, ...]
     elements = ctx.elements(panel.index, f"{axis}tick_label")
     position = 0 if axis == "x" else 1
     ordered = sorted(elements, key=lambda e: e.bbox[position])
-    return tuple(str(e.get("text", "")) for e in ordered)
+    return tuple((e.text or "") for e in ordered)
 
 
 def _shared_axes(ctx: FigureContext) -> list[str]:

@@ -35,11 +35,11 @@ def _extreme_marks(ctx: FigureContext, evidence: list[int], pick: Any) -> list[i
     """The marks among ``evidence`` holding the ``pick`` (min or max) y value; all of
     ``evidence`` when none of it is a mark with a value (a line drawn without markers)."""
     wanted = set(evidence)
-    marks = [e for e in ctx.record["elements"] if e.id in wanted and e.value]
+    marks = [(e.id, e.value[1]) for e in ctx.record.elements if e.id in wanted and e.value]
     if not marks:
         return evidence
-    extreme = pick(float(e.value[1]) for e in marks)
-    return [int(e.id) for e in marks if float(e.value[1]) == extreme]
+    extreme = pick(float(y) for _, y in marks)
+    return [i for i, y in marks if float(y) == extreme]
 
 
 def stats_questions(

@@ -151,7 +151,7 @@ def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:
 
 def generating_symmetry(panel: PanelRecord) -> Symmetry | None:
     """What the generator's density looks like: symmetric, a rising or a falling ramp."""
-    distribution, params = panel.distribution, panel.get("params", {})
+    distribution, params = panel.distribution, panel.params
     if distribution == "random":
         return "symmetric"
     if distribution == "linear":
@@ -205,7 +205,7 @@ def n_modes(panel: PanelRecord) -> int | None:
     data = panel.data
     if panel.distribution != "gmm" or not linear_axes(panel):
         return None
-    mixture = gaussian_mixture(panel.get("params", {}))
+    mixture = gaussian_mixture(panel.params)
     counts = np.asarray(data["counts"], dtype=float)
     filled = int((counts > 0).sum())
     if (
@@ -247,7 +247,7 @@ def n_clusters(panel: PanelRecord, aspect: float = 1.0) -> int | None:
         return None
     if not linear_axes(panel):
         return None
-    centres = cluster_centres(panel.get("params", {}))
+    centres = cluster_centres(panel.params)
     if centres is None:
         return None
     points = np.column_stack([panel.data["x"], panel.data["y"]]).astype(float)
