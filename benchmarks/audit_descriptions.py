@@ -194,9 +194,11 @@ def place_of(words: str) -> tuple[int, int]:
 def drawn_as_clusters(panel: dict, aspect: float) -> bool:
     """Two or more mixture components at least 1.5 times their RMS radii apart (a looser
     rule than the n_clusters question's, to find descriptions that miss visible clusters)."""
+    import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
+    from figgen.records import PanelRecord
     from figgen.vqa.trends import separated_mixture
 
-    n = separated_mixture(panel, aspect, min_points=5, gap=1.5)
+    n = separated_mixture(PanelRecord.from_dict(panel), aspect, min_points=5, gap=1.5)
     return n is not None and n >= 2
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from datasets import Features, Image, List, Value
 
+from figgen.records import Record
+
 ELEMENT_FEATURE = {
     "id": Value("int32"),
     "kind": Value("string"),
@@ -49,35 +51,36 @@ def image_cell(figure_id: str, png_bytes: bytes) -> dict[str, Any]:
     return {"bytes": png_bytes, "path": f"{figure_id}.png"}
 
 
-def figure_row(record: dict[str, Any], png_bytes: bytes) -> dict[str, Any]:
+def figure_row(record: Record, png_bytes: bytes) -> dict[str, Any]:
     """One ``figures`` row from a figure record and its PNG."""
-    layout = record["layout"]
+    layout = record.layout
+    panels = [panel.to_dict() for panel in record.panels]
     return {
-        "image": image_cell(record["id"], png_bytes),
-        "figure_id": record["id"],
-        "seed": record["seed"],
-        "index": record["index"],
-        "width": record["image"]["width"],
-        "height": record["image"]["height"],
-        "dpi": record["image"]["dpi"],
-        "n_panels": layout["n_panels"],
-        "rows": layout["rows"],
-        "cols": layout["cols"],
-        "arrangement": layout["arrangement"],
-        "plot_kinds": [panel["kind"] for panel in record["panels"]],
-        "panels": json.dumps(record["panels"], ensure_ascii=False, separators=(",", ":")),
+        "image": image_cell(record.id, png_bytes),
+        "figure_id": record.id,
+        "seed": record.seed,
+        "index": record.index,
+        "width": record.image.width,
+        "height": record.image.height,
+        "dpi": record.image.dpi,
+        "n_panels": layout.n_panels,
+        "rows": layout.rows,
+        "cols": layout.cols,
+        "arrangement": layout.arrangement,
+        "plot_kinds": [panel.kind for panel in record.panels],
+        "panels": json.dumps(panels, ensure_ascii=False, separators=(",", ":")),
         "elements": [
             {
-                "id": element["id"],
-                "kind": element["kind"],
-                "panel": element.get("panel"),
-                "bbox": [float(v) for v in element["bbox"]],
-                "text": element.get("text"),
-                "visible": element.get("visible"),
-                "visible_fraction": element.get("visible_fraction"),
-                "occluded_by": element.get("occluded_by"),
-                "empty": element.get("empty"),
+                "id": element.id,
+                "kind": element.kind,
+                "panel": element.panel,
+                "bbox": [float(v) for v in element.bbox],
+                "text": element.text,
+                "visible": element.visible,
+                "visible_fraction": element.visible_fraction,
+                "occluded_by": element.occluded_by,
+                "empty": element.empty,
             }
-            for element in record["elements"]
+            for element in record.elements
         ],
     }

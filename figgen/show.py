@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,18 +37,20 @@ def show_boxes(
         raise FiggenError(
             f"unknown element kind {unknown[0]!r} for --kind; kinds: {', '.join(colours)}"
         )
-    record = json.loads(record_path.read_text("utf-8"))
-    image = Image.open(Path(dataset) / record["image"]["file"]).convert("RGB")
+    from figgen.records import open_record
+
+    record = open_record(record_path)
+    image = Image.open(Path(dataset) / record.image.file).convert("RGB")
     draw = ImageDraw.Draw(image)
     width = max(1, round(min(image.size) / 600))
     shown: set[str] = set()
-    for element in record["elements"]:
-        if element["kind"] == "figure" or (kinds and element["kind"] not in kinds):
+    for element in record.elements:
+        if element.kind == "figure" or (kinds and element.kind not in kinds):
             continue
-        x0, y0, x1, y1 = element["bbox"]
-        colour = colours.get(element["kind"], "#000000")
+        x0, y0, x1, y1 = element.bbox
+        colour = colours.get(element.kind, "#000000")
         draw.rectangle([x0, y0, max(x0, x1 - 1), max(y0, y1 - 1)], outline=colour, width=width)
-        shown.add(element["kind"])
+        shown.add(element.kind)
     out = Path(out)
     with_key(image, [kind for kind in colours if kind in shown]).save(out)
     return out

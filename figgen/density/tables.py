@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from figgen.density.chart_table import ChartTable, PanelTable, Row, XKind
+from figgen.density.chart_table import ChartTable, PanelTable, Row, XKind, number_text
 from figgen.errors import FiggenError
 
 __all__ = [

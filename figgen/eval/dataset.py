@@ -6,12 +6,11 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.eval.scoring import METRICS
 from figgen.eval.set_grounding import SetTarget, load_set_targets
-from figgen.record import load_record
+from figgen.records import Record, open_record
 from figgen.vqa.item import QAItem, read_items
 
 
@@ -25,22 +24,22 @@ class EvalDataset:
     """Several images per "figure" (a multi-chart set and mode), from ``image_sets.json``."""
     set_targets: dict[str, SetTarget] = field(default_factory=dict)
     """A multi-chart question's evidence per image of its set, from ``set_evidence.json``."""
-    _records: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _records: dict[str, Record] = field(default_factory=dict, repr=False)
     _kinds: dict[tuple[str, int | None], str] = field(default_factory=dict, repr=False)
 
-    def record(self, figure_id: str) -> dict[str, Any] | None:
+    def record(self, figure_id: str) -> Record | None:
         """The figure's record, or None when the dataset has no JSON for it."""
         if figure_id not in self._records:
             path = self.root / "figures" / f"{figure_id}.json"
             if not path.is_file():
                 return None
-            self._records[figure_id] = load_record(path)
+            self._records[figure_id] = open_record(path)
         return self._records[figure_id]
 
     def image_path(self, figure_id: str) -> Path:
         record = self.record(figure_id)
-        if record is not None and record.get("image", {}).get("file"):
-            path: Path = self.root / record["image"]["file"]
+        if record is not None and record.image.file:
+            path = self.root / record.image.file
         else:
             path = self.root / "figures" / f"{figure_id}.png"
         if not path.is_file():
@@ -71,7 +70,7 @@ class EvalDataset:
 
     def n_panels(self, figure_id: str) -> int | None:
         record = self.record(figure_id)
-        return None if record is None else int(record["layout"]["n_panels"])
+        return None if record is None else record.layout.n_panels
 
     def plot_kind(self, item: QAItem) -> str:
         """The plot kind a panel question is about; figure-level questions give "figure"."""
@@ -84,9 +83,9 @@ class EvalDataset:
         record = self.record(item.figure_id)
         if item.panel is None or record is None:
             return "figure" if item.panel is None else "unknown"
-        for panel in record.get("panels", []):
-            if panel.get("index") == item.panel:
-                return str(panel.get("kind", "unknown"))
+        for panel in record.panels:
+            if panel.index == item.panel:
+                return panel.kind
         return "unknown"
 
 

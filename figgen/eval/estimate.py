@@ -62,8 +62,8 @@ class Estimate:
 
 def _image_sizes(dataset: EvalDataset, figure_id: str) -> list[tuple[int, int]]:
     record = dataset.record(figure_id)
-    if record is not None and "width" in record.get("image", {}):
-        return [(int(record["image"]["width"]), int(record["image"]["height"]))]
+    if record is not None:
+        return [(record.image.width, record.image.height)]
     from PIL import Image
 
     sizes = []

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from figgen.eval.geometry import Box, Point, centre, enclosing
+from figgen.record import Element
+from figgen.records import Record
 from figgen.vqa.item import QAItem
 
 if TYPE_CHECKING:
@@ -44,39 +46,39 @@ class EvidenceTarget:
         )
 
 
-def _region_key(element: dict[str, Any], tables: ElementTables) -> tuple[Any, ...]:
+def _region_key(element: Element, tables: ElementTables) -> tuple[Any, ...]:
     """Which region an element joins: its panel's marks of its series (the kinds' declared
     evidence marks), its panel's texts of one group (tick labels, legend entries), or its own."""
-    kind = element["kind"]
+    kind = element.kind
     if kind in tables.marks:
-        return (element.get("panel"), "marks", element.get("series"))
+        return (element.panel, "marks", element.series)
     if kind in tables.text_groups:
-        return (element.get("panel"), tables.text_groups[kind])
-    return ("element", element["id"])
+        return (element.panel, tables.text_groups[kind])
+    return ("element", element.id)
 
 
-def _box(element: dict[str, Any]) -> Box:
-    x0, y0, x1, y1 = (float(v) for v in element["bbox"])
+def _box(element: Element) -> Box:
+    x0, y0, x1, y1 = (float(v) for v in element.bbox)
     return (x0, y0, x1, y1)
 
 
-_INDEXES: dict[int, tuple[dict[str, Any], dict[int, dict[str, Any]]]] = {}
+_INDEXES: dict[int, tuple[Record, dict[int, Element]]] = {}
 _INDEXES_KEPT = 64
 
 
-def _elements_by_id(record: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def _elements_by_id(record: Record) -> dict[int, Element]:
     """The record's elements by id, built once per record (scoring asks ~100 items each)."""
     hit = _INDEXES.get(id(record))
     if hit is not None and hit[0] is record:  # the record is held, so its id is not reused
         return hit[1]
     if len(_INDEXES) >= _INDEXES_KEPT:
         _INDEXES.pop(next(iter(_INDEXES)))
-    by_id = {int(e["id"]): e for e in record.get("elements", [])}
+    by_id = {e.id: e for e in record.elements}
     _INDEXES[id(record)] = (record, by_id)
     return by_id
 
 
-def evidence_target(record: dict[str, Any], item: QAItem) -> EvidenceTarget | None:
+def evidence_target(record: Record, item: QAItem) -> EvidenceTarget | None:
     """The evidence of ``item`` in pixels of the record's PNG; None when it has none."""
     from figgen.kinds import element_tables
 
@@ -88,11 +90,10 @@ def evidence_target(record: dict[str, Any], item: QAItem) -> EvidenceTarget | No
     regions: dict[tuple[Any, ...], list[Box]] = {}
     for element in elements:
         regions.setdefault(_region_key(element, tables), []).append(_box(element))
-    on_ink = [e for e in elements if e["kind"] not in tables.off_ink]
-    image = record["image"]
+    on_ink = [e for e in elements if e.kind not in tables.off_ink]
     return EvidenceTarget(
         boxes=tuple(enclosing(boxes) for boxes in regions.values()),
         points=tuple(centre(_box(e)) for e in on_ink),
-        width=int(image["width"]),
-        height=int(image["height"]),
+        width=record.image.width,
+        height=record.image.height,
     )

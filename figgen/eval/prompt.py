@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.eval.evidence import evidence_target
@@ -11,6 +10,7 @@ from figgen.eval.grounding import PromptMode, with_mode
 from figgen.eval.image import FigureImage
 from figgen.eval.providers.base import Prompt
 from figgen.eval.set_grounding import SetTarget, set_instruction
+from figgen.records import Record
 from figgen.vqa.item import AnswerType, QAItem
 
 _SHAPES: dict[str, str] = {
@@ -63,7 +63,7 @@ def build_prompt(
     image: FigureImage,
     *,
     mode: PromptMode = "plain",
-    record: dict[str, Any] | None = None,
+    record: Record | None = None,
     more: tuple[FigureImage, ...] = (),
     text: str | None = None,
     set_target: SetTarget | None = None,
@@ -94,7 +94,7 @@ def build_prompt(
 
 def locatable(
     item: QAItem,
-    record: dict[str, Any] | None,
+    record: Record | None,
     mode: PromptMode,
     set_target: SetTarget | None = None,
 ) -> bool:

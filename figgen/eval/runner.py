@@ -32,6 +32,7 @@ from figgen.eval.providers.base import Prompt, Provider, Reply
 from figgen.eval.retry import CallTimeout, ask_with_retries
 from figgen.eval.run_options import QUESTIONS, AskTask, RetryPolicy, RunOptions
 from figgen.eval.usage import Usage
+from figgen.records import Record
 from figgen.secrets import redact
 from figgen.vqa.item import QAItem
 
@@ -302,9 +303,7 @@ class _LiveRun:
             self.bar.update(1)
             self.bar.set_postfix_str(f"${self.summary.usage.cost_usd:.4f}")
 
-    async def _ask(
-        self, item: QAItem, record: dict[str, Any] | None
-    ) -> tuple[Reply, Prompt, int, float]:
+    async def _ask(self, item: QAItem, record: Record | None) -> tuple[Reply, Prompt, int, float]:
         """Prepare the item's images, build its prompt and ask, shrinking what is too long."""
         prepared = self.images
         # a multi-chart question sends several images, each prepared under its own key

@@ -11,6 +11,7 @@ from typing import Any
 
 from figgen.export.provenance import provenance
 from figgen.export.source import BuiltDataset
+from figgen.record import Element
 from figgen.storage import staged_folder
 
 ANNOTATIONS_FILE = "annotations.json"
@@ -40,10 +41,10 @@ def _supercategory(kind: str) -> str:
 
 
 def coco_annotation(
-    element: dict[str, Any], *, ann_id: int, image_id: int, category_id: int
+    element: Element, *, ann_id: int, image_id: int, category_id: int
 ) -> dict[str, Any]:
     """One annotation: ``bbox`` as ``[x, y, width, height]`` in image pixels, origin top-left."""
-    x0, y0, x1, y1 = (float(v) for v in element["bbox"])
+    x0, y0, x1, y1 = (float(v) for v in element.bbox)
     width, height = x1 - x0, y1 - y0
     return {
         "id": ann_id,
@@ -53,37 +54,37 @@ def coco_annotation(
         "area": width * height,
         "segmentation": [[x0, y0, x1, y0, x1, y1, x0, y1]],
         "iscrowd": 0,
-        "element_id": element["id"],
-        "panel": element.get("panel"),
-        "text": element.get("text"),
+        "element_id": element.id,
+        "panel": element.panel,
+        "text": element.text,
     }
 
 
 def coco_dict(dataset: BuiltDataset) -> dict[str, Any]:
     """The whole COCO document for ``dataset``; image ids count from 1 in figure-id order."""
     records = list(dataset.records())
-    categories = category_ids({e["kind"] for r in records for e in r["elements"]})
+    categories = category_ids({e.kind for r in records for e in r.elements})
     images: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
     for image_id, record in enumerate(records, start=1):
         images.append(
             {
                 "id": image_id,
-                "file_name": f"{record['id']}.png",
-                "width": record["image"]["width"],
-                "height": record["image"]["height"],
-                "figure_id": record["id"],
+                "file_name": f"{record.id}.png",
+                "width": record.image.width,
+                "height": record.image.height,
+                "figure_id": record.id,
             }
         )
-        for element in record["elements"]:
-            if element.get("empty") or element.get("visible") is False:
+        for element in record.elements:
+            if element.empty or element.visible is False:
                 continue  # nothing in the picture to detect: an empty bin, a covered mark
             annotations.append(
                 coco_annotation(
                     element,
                     ann_id=len(annotations) + 1,
                     image_id=image_id,
-                    category_id=categories[element["kind"]],
+                    category_id=categories[element.kind],
                 )
             )
     return {

@@ -7,7 +7,6 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.export.provenance import CONFIG_FILE, provenance
@@ -16,6 +15,7 @@ from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
 from figgen.export.splits import SPLITS, SplitFractions, assign_splits
 from figgen.hf_card import CardFacts, check_card, render_card
+from figgen.records import Record
 from figgen.storage import staged_folder
 
 logger = logging.getLogger(__name__)
@@ -83,17 +83,17 @@ def write_hf_folder(dataset: BuiltDataset, folder: Path, options: HfOptions) -> 
     plot_panels: Counter[str] = Counter()
     plot_figures: Counter[str] = Counter()
     panel_counts: Counter[int] = Counter()
-    first_record: dict[str, Any] | None = None
+    first_record: Record | None = None
     for figure_id in figure_ids:
         record = dataset.record(figure_id)
         first_record = first_record or record
         writers["figures", split_by_figure[figure_id]].add(
             figure_row(record, dataset.png(figure_id))
         )
-        kinds = [panel["kind"] for panel in record["panels"]]
+        kinds = [panel.kind for panel in record.panels]
         plot_panels.update(kinds)
         plot_figures.update(set(kinds))
-        panel_counts[record["layout"]["n_panels"]] += 1
+        panel_counts[record.layout.n_panels] += 1
 
     levels: Counter[int] = Counter()
     families: Counter[str] = Counter()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from figgen.export.source import BuiltDataset
+from figgen.records import Record
 
 CONFIG_FILE = "build_config.json"
 """Written beside the card when the build used a non-default config."""
@@ -29,18 +30,17 @@ def _non_default(config: Any) -> dict[str, Any] | None:
     return None if config == config_from_dict({}).to_dict() else config
 
 
-def provenance(dataset: BuiltDataset, first_record: dict[str, Any] | None) -> Provenance:
+def provenance(dataset: BuiltDataset, first_record: Record | None) -> Provenance:
     """Read the manifest (falling back to a record) for what regenerates ``dataset``."""
     manifest = dataset.manifest
-    record = first_record or {}
     generator: dict[str, Any] = manifest.get("generator") or {}
     version = (
         manifest.get("figgen_version")
         or generator.get("version")
-        or record.get("generator", {}).get("version")
+        or (first_record.generator.version if first_record else None)
         or "unknown"
     )
-    seed = manifest.get("seed", record.get("seed"))
+    seed = manifest.get("seed", first_record.seed if first_record else None)
     command = manifest.get("command")
     if isinstance(command, list):
         command = shlex.join(str(part) for part in command)

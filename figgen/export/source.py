@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.record import load_record
+from figgen.records import Record, open_record
 from figgen.vqa.files import DESCRIPTIONS_FILE
 from figgen.vqa.item import QAItem, read_items
 
@@ -52,10 +52,10 @@ class BuiltDataset:
             if not p.name.startswith(".") and p.with_suffix(".png").is_file()
         )
 
-    def record(self, figure_id: str) -> dict[str, Any]:
-        return load_record(self.root / "figures" / f"{figure_id}.json")
+    def record(self, figure_id: str) -> Record:
+        return open_record(self.root / "figures" / f"{figure_id}.json")
 
-    def records(self) -> Iterator[dict[str, Any]]:
+    def records(self) -> Iterator[Record]:
         for figure_id in self.figure_ids():
             yield self.record(figure_id)
 

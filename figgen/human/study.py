@@ -106,8 +106,7 @@ class Study:
                 return len(self.answered)
         raw, parsed = answer_reply(item, value, skipped=skipped)
         record = self.dataset.record(item.figure_id)
-        image = (record or {}).get("image", {})
-        single = len(self.dataset.image_keys(item.figure_id)) == 1 and "width" in image
+        single = len(self.dataset.image_keys(item.figure_id)) == 1 and record is not None
         row = AnswerRow(
             qid=qid,
             model=self.model,
@@ -115,7 +114,7 @@ class Study:
             parsed=parsed.value,
             rejected=parsed.rejected,
             reason=parsed.reason,
-            image_size=[image["width"], image["height"]] if single else None,
+            image_size=[record.image.width, record.image.height] if single and record else None,
             image_media_type="image/png",
             latency_s=round(float(elapsed_s), 3),
             attempts=1,

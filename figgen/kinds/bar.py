@@ -25,6 +25,7 @@ from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import BAR, centres
 from figgen.plain import as_plain_dict
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
@@ -83,14 +84,15 @@ MAX_WORD = 10
 
 
 @dataclass
-class BarSeries:
+class BarSeries(PanelData):
     label: str | None
     color: str
     values: list[float]
 
 
+@panel_data("bar")
 @dataclass
-class BarData:
+class BarData(PanelData):
     """The typed view of a bar panel's ``data``; ``to_dict`` is exactly what the record stores."""
 
     categories: list[str]
@@ -102,7 +104,7 @@ class BarData:
     def from_dict(cls, data: dict[str, Any]) -> BarData:
         return cls(
             categories=list(data["categories"]),
-            series=[BarSeries(**s) for s in data["series"]],
+            series=[BarSeries.from_dict(s) for s in data["series"]],
             mode=data["mode"],
             orientation=data["orientation"],
         )
@@ -249,7 +251,7 @@ class BarKind(KindHooks):
         }
         return Sampled(params={"series": params}, data=data.to_dict(), style=style)
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
         return False, False  # bars carry no error bars; "none" is still a fair question
 
     def category_axis(self, panel: PanelSpec) -> Axis:
@@ -365,8 +367,8 @@ class BarKind(KindHooks):
             and (element.get("item") in items)
         )
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        bars, index = BarData.from_dict(panel["data"]), panel["index"]
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
+        bars, index = panel.data_as(BarData), panel.index
         evidence = ctx.element_ids(index, "bar")
         along = "y" if bars.orientation == "horizontal" else "x"
         if level == 1:
@@ -384,8 +386,8 @@ class BarKind(KindHooks):
                 names = [s.label or "" for s in bars.series]
                 ctx.ask(LARGEST_SERIES, panel, names[best], choices=names, evidence=evidence)
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        bars = BarData.from_dict(panel["data"])
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        bars = panel.data_as(BarData)
         names = _quoted(bars.categories)
         if level == 1:
             out = [
@@ -427,8 +429,8 @@ class BarKind(KindHooks):
         return out
 
 
-def _value_questions(ctx: FigureContext, panel: dict[str, Any], bars: BarData) -> None:
-    index, n = panel["index"], len(bars.categories)
+def _value_questions(ctx: FigureContext, panel: PanelRecord, bars: BarData) -> None:
+    index, n = panel.index, len(bars.categories)
     tops = bars.bottoms() + np.array([s.values for s in bars.series], dtype=float)
     span = float(np.ptp([0.0, *tops.ravel(), *bars.bottoms().ravel()]))
     legends = legend_boxes(ctx, panel)
@@ -437,7 +439,7 @@ def _value_questions(ctx: FigureContext, panel: dict[str, Any], bars: BarData) -
         whose = f' of the series "{series.label}"' if series.label else ""
         length = " (the length of its segment)" if bars.mode == "stacked" else ""
         evidence = _bar_ids(ctx, index, s, item)
-        if any(mark_hidden(e, legends) for e in ctx.elements(index, "bar") if e["id"] in evidence):
+        if any(mark_hidden(e, legends) for e in ctx.elements(index, "bar") if e.id in evidence):
             continue
         ctx.ask(
             BAR_VALUE,
@@ -473,11 +475,7 @@ def _clear_leader(values: list[float]) -> int | None:
 
 
 def _bar_ids(ctx: FigureContext, panel: int, series: int, item: int) -> list[int]:
-    return [
-        int(e["id"])
-        for e in ctx.elements(panel, "bar")
-        if e.get("series") == series and e.get("item") == item
-    ]
+    return [int(e.id) for e in ctx.elements(panel, "bar") if e.series == series and e.item == item]
 
 
 def _quoted(words: list[str]) -> str:

@@ -10,8 +10,8 @@ families (plot type, titles, axis scales, ticks, cross-panel comparisons) live i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -23,7 +23,8 @@ from matplotlib.typing import LegendLocType
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
 from figgen.density.chart_table import PanelTable
 from figgen.element_kinds import ElementDecl
-from figgen.plain import as_plain_dict
+from figgen.records import PanelData as PanelData
+from figgen.records import PanelRecord
 from figgen.registry import Registry
 from figgen.sample.text import Vocabulary
 from figgen.sections import Section
@@ -74,19 +75,6 @@ class Drawn:
     movable_legend: tuple[Legend, LegendLocType] | None = None
     """A legend inside the axes and its preferred location: the renderer moves it, at draw
     time, to a location where it covers no mark when there is one."""
-
-
-class PanelData:
-    """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
-    stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        return cls(**{key: value for key, value in data.items() if key in names})
-
-    def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
 
 
 @dataclass
@@ -145,22 +133,22 @@ class PlotKind(Protocol):
     def category_axis(self, panel: PanelSpec) -> Axis | None:
         """The axis whose ticks name categories (fixed by the kind, never thinned), if any."""
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         """Ask this kind's own panel-scope questions of ``level`` about a stored panel."""
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
         """This kind's sentences of a panel description at ``level``."""
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool] | None:
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool] | None:
         """Whether x and y error bars are drawn; None where the question does not apply."""
 
-    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+    def shown_colormap(self, panel: PanelRecord) -> str | None:
         """The colormap a reader can identify in the panel, if any."""
 
-    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+    def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         """The panel's sets of (x, y) points with a trend to judge (empty if none)."""
 
-    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
+    def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str] | None:
         """For "which panel has the largest mean": (mean, value span, value-axis scale)."""
 
     @property
@@ -200,22 +188,22 @@ class KindHooks:
     def category_axis(self, panel: PanelSpec) -> Axis | None:
         return None
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         return None
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
         return []
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool] | None:
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool] | None:
         return None
 
-    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+    def shown_colormap(self, panel: PanelRecord) -> str | None:
         return None
 
-    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+    def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         return []
 
-    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
+    def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str] | None:
         return None
 
     def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:

@@ -21,7 +21,6 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
-    PanelData,
     Sampled,
     random_color,
     register,
@@ -29,6 +28,7 @@ from figgen.kinds.base import (
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import path_extent_marks
 from figgen.kinds.scatter import ScatterConfig
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
@@ -81,6 +81,7 @@ PATCHY = 120
 DIRECTION_CHOICES = ["left to right", "right to left", "bottom to top", "top to bottom"]
 
 
+@panel_data("contour")
 @dataclass
 class ContourData(PanelData):
     """A contour panel's ``data``: grid axes, the field, its levels and any source samples."""
@@ -232,9 +233,9 @@ class ContourKind(KindHooks):
 
         return Drawn(probes=[probe], colorbar=cbar)
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        style = panel.get("style", {})
-        fields = ctx.element_ids(panel["index"], "contour_level", "contour_band")
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
+        style = panel.style
+        fields = ctx.element_ids(panel.index, "contour_level", "contour_band")
         if level == 1:
             if style.get("contour_style") in CONTOUR_STYLES:
                 ctx.ask(
@@ -247,17 +248,17 @@ class ContourKind(KindHooks):
         elif level == 2:
             _values(ctx, panel, fields)
         else:
-            evidence = ctx.element_ids(panel["index"], "colorbar", "contour_level", "contour_band")
+            evidence = ctx.element_ids(panel.index, "colorbar", "contour_level", "contour_band")
             ask_findings(ctx, panel, _findings(panel), evidence)
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        data, style = ContourData.from_dict(panel["data"]), panel.get("style", {})
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        data, style = panel.data_as(ContourData), panel.style
         if level == 1:
             how = {
                 "image": "a filled colour image",
                 "lines": "contour lines",
                 "both": "a filled colour image with contour lines",
-            }.get(style.get("contour_style"), "contours")
+            }.get(str(style.get("contour_style")), "contours")
             levels = count(len(data.levels), "level")
             out = [f"It is drawn as {how} with {levels}."]
             if style.get("colormap"):
@@ -280,9 +281,9 @@ class ContourKind(KindHooks):
             return [text] + ([f"Its mean y is {read_y.say(mean)}."] if mean is not None else [])
         return _field_sentences(panel, z)
 
-    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+    def shown_colormap(self, panel: PanelRecord) -> str | None:
         # only a filled contour shows its map: lines alone show too few colours to tell maps apart
-        style = panel.get("style", {})
+        style = panel.style
         filled = style.get("contour_style") in ("image", "both")
         return style.get("colormap") or None if filled else None
 
@@ -295,14 +296,14 @@ def _upsample(coarse: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return np.array([np.interp(r, np.arange(coarse.shape[0]), col) for col in along_cols.T]).T
 
 
-def contour_mean_y(panel: dict[str, Any]) -> float | None:
+def contour_mean_y(panel: PanelRecord) -> float | None:
     """The mean y of what a contour panel shows.
 
     Where the field was estimated from samples, the mean of those samples. For a field of
     Gaussian bumps (``gmm``), the y of its centre of mass (weights ``z - min(z)``), which is
     where the blobs sit. Planes and random fields have no such visible centre: None.
     """
-    data = ContourData.from_dict(panel["data"])
+    data = panel.data_as(ContourData)
     samples = data.samples_y
     if samples is not None and len(samples) > 0:
         return float(np.mean(samples))
@@ -317,7 +318,7 @@ def contour_mean_y(panel: dict[str, Any]) -> float | None:
     return float((weights.sum(axis=1) * y).sum() / total)
 
 
-def _findings(panel: dict[str, Any]) -> list[Finding]:
+def _findings(panel: PanelRecord) -> list[Finding]:
     out = []
     if (peaks := contour_trends.n_peaks(panel)) is not None:
         out.append(Finding(N_PEAKS, peaks, f"The field has {count(peaks, 'separate peak')}."))
@@ -327,9 +328,9 @@ def _findings(panel: dict[str, Any]) -> list[Finding]:
     return out
 
 
-def _value_reading(panel: dict[str, Any], z: np.ndarray) -> AxisReading:
+def _value_reading(panel: PanelRecord, z: np.ndarray) -> AxisReading:
     """How the field's values are read: off the colour bar, whose ticks step like the levels."""
-    label = panel.get("style", {}).get("colorbar_label")
+    label = panel.style.get("colorbar_label")
     return AxisReading(resolution_for(nice_step(float(np.ptp(z)))), axis_unit(label))
 
 
@@ -350,7 +351,7 @@ def _where(z: np.ndarray, pick: Callable[[np.ndarray], Any]) -> str:
     return f"the {vertical} {horizontal} corner"
 
 
-def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
+def _field_sentences(panel: PanelRecord, z: np.ndarray) -> list[str]:
     """Level 3: the strict findings where they hold, else the drawn field with a hedge."""
     out = [found.sentence for found in _findings(panel)]
     if out:
@@ -369,8 +370,8 @@ def _field_sentences(panel: dict[str, Any], z: np.ndarray) -> list[str]:
     return [f"The field is patchy, with {hedges.NO_TREND}; {extremes}."]
 
 
-def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> None:
-    data, style = ContourData.from_dict(panel["data"]), panel.get("style", {})
+def _values(ctx: FigureContext, panel: PanelRecord, fields: list[int]) -> None:
+    data, style = panel.data_as(ContourData), panel.style
     mean = contour_mean_y(panel)
     if mean is not None:
         what = (
@@ -384,7 +385,7 @@ def _values(ctx: FigureContext, panel: dict[str, Any], fields: list[int]) -> Non
     if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
         # filled bands run from min(z) to max(z), so the colour bar spans exactly that
         z = [float(v) for row in data.z for v in row]
-        bar = ctx.element_ids(panel["index"], "colorbar", "colorbar_tick_label")
+        bar = ctx.element_ids(panel.index, "colorbar", "colorbar_tick_label")
         ctx.ask(MIN_Z, panel, round_sig(min(z)), evidence=bar, span=max(z) - min(z))
         ctx.ask(MAX_Z, panel, round_sig(max(z)), evidence=bar, span=max(z) - min(z))
 

@@ -17,8 +17,9 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 
-from figgen.kinds.base import Drawn, KindHooks, Mark, PanelData, Sampled, random_color, register
+from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import BAR, ERRORBAR, centres, errorbar_marks
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -74,6 +75,7 @@ MIN_VISIBLE_BAR = 0.01
 """A histogram's bars are countable when every bin holds at least this share of the tallest."""
 
 
+@panel_data("histogram")
 @dataclass
 class HistogramData(PanelData):
     """A histogram panel's ``data``: the samples, the drawn bins and their optional errors."""
@@ -218,9 +220,9 @@ class HistogramKind(KindHooks):
 
     mean_phrase = "the data shown by the histograms (the mean of the underlying values)"
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        data = HistogramData.from_dict(panel["data"])
-        bars = ctx.element_ids(panel["index"], "bar")
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
+        data = panel.data_as(HistogramData)
+        bars = ctx.element_ids(panel.index, "bar")
         if level == 1:
             counts = [float(c) for c in data.counts]
             if (
@@ -235,8 +237,8 @@ class HistogramKind(KindHooks):
         else:
             ask_findings(ctx, panel, _findings(panel), bars)
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        data = HistogramData.from_dict(panel["data"])
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        data = panel.data_as(HistogramData)
         counts, edges = data.counts, data.bin_edges
         horizontal = data.orientation == "horizontal"
         if level == 1:
@@ -256,21 +258,21 @@ class HistogramKind(KindHooks):
             ]
         return _shape_sentences(panel, read_value.say)
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
         # count errors lie along the bars: vertical bars get y error bars
-        horizontal = panel["data"].get("orientation") == "horizontal"
-        errors = has(panel["data"].get("errors"))
+        horizontal = panel.data.get("orientation") == "horizontal"
+        errors = has(panel.data.get("errors"))
         return horizontal and errors, not horizontal and errors
 
-    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
-        data = HistogramData.from_dict(panel["data"])
+    def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
+        data = panel.data_as(HistogramData)
         horizontal = data.orientation == "horizontal"
         edges = data.bin_edges
         scale = panel.get("yscale" if horizontal else "xscale", "linear")
         return statistics.fmean(data.samples), edges[-1] - edges[0], scale
 
 
-def _findings(panel: dict[str, Any]) -> list[Finding]:
+def _findings(panel: PanelRecord) -> list[Finding]:
     out = []
     if (shape := trends.symmetry(panel)) is not None:
         out.append(Finding(SYMMETRY, shape, f"The distribution is {shape}.", SYMMETRY_CHOICES))
@@ -279,7 +281,7 @@ def _findings(panel: dict[str, Any]) -> list[Finding]:
     return out
 
 
-def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list[str]:
+def _shape_sentences(panel: PanelRecord, say: Callable[[float], str]) -> list[str]:
     """Level 3: the drawn bars' shape, from the measured :func:`figgen.vqa.features.bars`
     (the same tallest bar as Level 2, the same peaks as the ``n_modes`` question)."""
     strict = {found.family.name: found.sentence for found in _findings(panel)}
@@ -288,7 +290,7 @@ def _shape_sentences(panel: dict[str, Any], say: Callable[[float], str]) -> list
     tallest = say(drawn.tallest_centre)
     if skew is None:
         return [f"It has too few filled bars to show a shape; most values lie near {tallest}."]
-    n = len(panel["data"]["samples"])
+    n = len(panel.data["samples"])
     if n < FEW_SAMPLES:  # a handful of values: the bars hint at a shape, no more
         lean = skew.words.split(",")[0].replace("roughly symmetric", "about even on both sides")
         return [f"With only {count(n, 'value')}, the bars look {lean}."]
@@ -329,8 +331,8 @@ def _near(peaks: list[float], say: Callable[[float], str]) -> str:
     return f", near {join([say(p) for p in peaks])}" if peaks else ""
 
 
-def _values(ctx: FigureContext, panel: dict[str, Any], bars: list[int]) -> None:
-    data = HistogramData.from_dict(panel["data"])
+def _values(ctx: FigureContext, panel: PanelRecord, bars: list[int]) -> None:
+    data = panel.data_as(HistogramData)
     counts, edges = data.counts, data.bin_edges
     shown = set(range(len(counts))) - answerable.hidden_items(ctx, panel, "bar")
     mean = statistics.fmean(data.samples)

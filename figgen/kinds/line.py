@@ -25,12 +25,12 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
-    PanelData,
     Sampled,
     random_color,
     register,
 )
 from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
 from figgen.sample.rng import integer, sig, uniform
@@ -89,8 +89,9 @@ class LineSeries(PanelData):
     linestyle: str = "-"
 
 
+@panel_data("line")
 @dataclass
-class LineData:
+class LineData(PanelData):
     """A line panel's ``data``: its series, in drawing (and legend) order."""
 
     series: list[LineSeries]
@@ -266,7 +267,7 @@ class LineKind(KindHooks):
         movable = (legend, st["legend_loc"]) if legend is not None else None
         return Drawn(probes=[probe], movable_legend=movable)
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         if level == 1:
             _level1(ctx, panel)
         elif level == 2:
@@ -278,11 +279,11 @@ class LineKind(KindHooks):
             hidden = answerable.hidden_vertices(ctx, panel)
             for s, (points, name) in enumerate(zip(self.point_sets(panel), names, strict=True)):
                 if name is not None and not hidden[s]:
-                    evidence = ctx.element_ids(panel["index"], "line", "marker", series=s)
+                    evidence = ctx.element_ids(panel.index, "line", "marker", series=s)
                     shape_questions(ctx, panel, points, name, evidence)
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        series = panel["data"]["series"]
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        series = panel.data["series"]
         if level == 1:
             # the colour words of the names ("red", "dashed red"), where lines go by colour
             looks = [n.removeprefix("the ").removesuffix(" line") for n in described_names(panel)]
@@ -290,10 +291,10 @@ class LineKind(KindHooks):
             out = [
                 f"It shows {count(len(series), 'line')}"
                 + (f" ({join(looks)})" if by_colour else "")
-                + (" with markers." if panel.get("style", {}).get("marker") else ".")
+                + (" with markers." if panel.style.get("marker") else ".")
             ]
             labels = [s.get("label") for s in series]
-            if panel.get("style", {}).get("legend") and all(labels):
+            if panel.style.get("legend") and all(labels):
                 out.append("A legend names them " + join([quoted(str(x)) for x in labels]) + ".")
             return out
         names = [cap(name) for name in described_names(panel)]
@@ -319,8 +320,8 @@ class LineKind(KindHooks):
             return out
         return _trend_sentences(panel, self.point_sets(panel), names, read_x.say)
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
-        series = panel["data"]["series"]
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
+        series = panel.data["series"]
         return any(has(s.get("xerr")) for s in series), any(has(s.get("yerr")) for s in series)
 
     def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
@@ -363,23 +364,23 @@ class LineKind(KindHooks):
             and (element.get("item") in items)
         )
 
-    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
+    def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         params = panel.get("params", {}).get("series") or []
         return [
             PointSet(list(s["x"]), list(s["y"]), params[i] if i < len(params) else {})
-            for i, s in enumerate(panel["data"]["series"])
+            for i, s in enumerate(panel.data["series"])
         ]
 
 
 def _trend_sentences(
-    panel: dict[str, Any],
+    panel: PanelRecord,
     point_sets: list[PointSet],
     names: list[str],
     say_x: Callable[[float], str],
 ) -> list[str]:
     """Level 3: each line's trend; the lines without one in one sentence; their order."""
     out, flat = [], []
-    heights = display([y for p in point_sets for y in p.y], panel.get("yscale", "linear"))
+    heights = display([y for p in point_sets for y in p.y], panel.yscale)
     span = float(np.ptp(heights[np.isfinite(heights)])) if np.isfinite(heights).any() else None
     for points, who in zip(point_sets, names, strict=True):
         clause = trend_clause(panel, points, plural=False, say_x=say_x, panel_span=span)
@@ -396,7 +397,7 @@ def _trend_sentences(
     elif flat:
         who = join([flat[0]] + [lower[names.index(name)] for name in flat[1:]])
         out.append(f"{who} do not rise or fall overall ({NO_TREND}).")
-    order = stacking_order(panel["data"]["series"], panel.get("yscale", "linear"))
+    order = stacking_order(panel.data["series"], panel.yscale)
     if order is not None:
         by_position = all(name.endswith(" edge") for name in names)
         out.append(
@@ -416,8 +417,8 @@ def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.nd
     return scale * rng.uniform(0.02, 0.12, values.shape)
 
 
-def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
-    index, series = panel["index"], panel["data"]["series"]
+def _level1(ctx: FigureContext, panel: PanelRecord) -> None:
+    index, series = panel.index, panel.data["series"]
     lines = ctx.element_ids(index, "line")
     ctx.ask(N_LINES, panel, len(series), evidence=lines)
     names = colour_words(panel)
@@ -426,8 +427,8 @@ def _level1(ctx: FigureContext, panel: dict[str, Any]) -> None:
         ctx.ask(LINE_COLORS, panel, ordered, choices=list(COLOR_NAMES), evidence=lines)
 
 
-def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
-    index, data = panel["index"], panel["data"]
+def _level2(ctx: FigureContext, panel: PanelRecord) -> None:
+    index, data = panel.index, panel.data
     all_y = [float(v) for series in data["series"] for v in series["y"]]
     span = max(all_y) - min(all_y) if all_y else 0.0
     hidden = answerable.hidden_vertices(ctx, panel)
@@ -451,12 +452,12 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
             # the series' line and the marker drawn at the asked x
             evidence=ctx.element_ids(index, "line", series=s)
             + [
-                int(e["id"])
+                int(e.id)
                 for e in ctx.elements(index, "marker")
-                if e.get("series") == s and e.get("item") == asked
+                if e.series == s and e.item == asked
             ],
             span=span,
-            scale=panel.get("yscale", "linear"),
+            scale=panel.yscale,
             name=name,
             quoted=number_text(xs[asked]),
         )
@@ -475,7 +476,7 @@ def _level2(ctx: FigureContext, panel: dict[str, Any]) -> None:
 
 def _asked_vertex(
     ctx: FigureContext,
-    panel: dict[str, Any],
+    panel: PanelRecord,
     series: int,
     xs: list[float],
     ys: list[float],
@@ -485,7 +486,7 @@ def _asked_vertex(
     apart from the others in pixels, whose quoted x names it alone and whose value sSMAPE can
     score; None when no vertex qualifies."""
     quoted = [number_text(x) for x in xs]
-    scale = panel.get("yscale", "linear")
+    scale = panel.yscale
     candidates = [
         i
         for i in answerable.separated_vertices(ctx, panel, series)

@@ -9,6 +9,7 @@ not in the default kind mix.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from matplotlib.colors import to_rgba
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.records import PanelData, panel_data
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Range, Section, within
@@ -30,6 +32,17 @@ if TYPE_CHECKING:
 
 def value_text(value: float, decimals: int) -> str:
     return f"{value:,.{decimals}f}"
+
+
+@panel_data("pie")
+@dataclass
+class PieData(PanelData):
+    """A pie panel's ``data``: one label, value and colour per wedge, and the labels' precision."""
+
+    labels: list[str]
+    values: list[float]
+    colors: list[str]
+    decimals: int
 
 
 class PieConfig(Section):
@@ -60,25 +73,25 @@ class PieKind(KindHooks):
             dict.fromkeys(vocab.words[int(i)] for i in rng.integers(len(vocab.words), size=3 * n))
         )[:n]
         values = np.round(rng.uniform(*pc.values, len(labels)), 1)
-        data = {
-            "labels": labels,
-            "values": values.tolist(),
-            "colors": [random_color(rng, dark=dark) for _ in labels],
-            "decimals": 1,
-        }
-        return Sampled(params={"distribution": "uniform"}, data=data, style={})
+        data = PieData(
+            labels=labels,
+            values=values.tolist(),
+            colors=[random_color(rng, dark=dark) for _ in labels],
+            decimals=1,
+        )
+        return Sampled(params={"distribution": "uniform"}, data=data.to_dict(), style={})
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        d = panel.data
-        values = np.asarray(d["values"], dtype=float)
+        d = PieData.from_dict(panel.data)
+        values = np.asarray(d.values, dtype=float)
         texts = [
-            f"{label}\n{value_text(v, d['decimals'])}"
-            for label, v in zip(d["labels"], values, strict=True)
+            f"{label}\n{value_text(v, d.decimals)}"
+            for label, v in zip(d.labels, values, strict=True)
         ]
         wedges, label_texts = ax.pie(
             values,
             labels=texts,
-            colors=d["colors"],
+            colors=d.colors,
             startangle=90,
             counterclock=False,
             labeldistance=1.18,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -21,7 +21,6 @@ from figgen.kinds.base import (
     Drawn,
     KindHooks,
     Mark,
-    PanelData,
     Sampled,
     random_color,
     register,
@@ -35,6 +34,7 @@ from figgen.kinds.marks import (
     point_ink,
     point_marks,
 )
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -70,6 +70,7 @@ N_CLUSTERS = declare(
 # fmt: on
 
 
+@panel_data("scatter")
 @dataclass
 class ScatterData(PanelData):
     """A scatter panel's ``data``: the points, their colour values and optional errors."""
@@ -236,9 +237,9 @@ class ScatterKind(KindHooks):
     mean_phrase = "the y values of the scatter plots"
     compares_fit = True
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        data = ScatterData.from_dict(panel["data"])
-        points = ctx.element_ids(panel["index"], "point")
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
+        data = panel.data_as(ScatterData)
+        points = ctx.element_ids(panel.index, "point")
         if level == 1:
             if answerable.markers_apart(ctx, panel):  # an exact count needs every point apart
                 ctx.ask(N_POINTS, panel, len(data.x), evidence=points)
@@ -255,11 +256,11 @@ class ScatterKind(KindHooks):
             if clusters is not None:
                 ctx.ask(N_CLUSTERS, panel, clusters, evidence=points)
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        data = ScatterData.from_dict(panel["data"])
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        data = panel.data_as(ScatterData)
         if level == 1:
             out = [f"It shows {count(len(data.x), 'point')}."]
-            cmap = panel.get("style", {}).get("colormap")
+            cmap = panel.style.get("colormap")
             if cmap and data.c is not None:
                 out.append(colormap_sentence(cmap))
             return out
@@ -278,7 +279,7 @@ class ScatterKind(KindHooks):
             out = []
             if NO_TREND in trend:  # no trend, but a cloud has a shape
                 centres = trends.cluster_centres(panel.get("params", {})) or []
-                if panel["distribution"] == "gmm" and len(centres) == 1:
+                if panel.distribution == "gmm" and len(centres) == 1:
                     out.append("The points form a single cloud.")
                 elif spreads_evenly(panel):
                     out.append("The points spread evenly over the panel.")
@@ -292,21 +293,21 @@ class ScatterKind(KindHooks):
             out.append(f"Taken together, they {trend}.")
         return out
 
-    def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
-        return has(panel["data"].get("xerr")), has(panel["data"].get("yerr"))
+    def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
+        return has(panel.data.get("xerr")), has(panel.data.get("yerr"))
 
-    def shown_colormap(self, panel: dict[str, Any]) -> str | None:
+    def shown_colormap(self, panel: PanelRecord) -> str | None:
         # a scatter shows its colormap only through colour values
-        name = panel.get("style", {}).get("colormap")
-        return name if name and has(panel["data"].get("c")) else None
+        name = panel.style.get("colormap")
+        return name if name and has(panel.data.get("c")) else None
 
-    def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
-        data = ScatterData.from_dict(panel["data"])
+    def point_sets(self, panel: PanelRecord) -> list[PointSet]:
+        data = panel.data_as(ScatterData)
         return [PointSet(list(data.x), list(data.y), panel.get("params", {}))]
 
-    def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
-        ys = panel["data"]["y"]
-        return statistics.fmean(ys), max(ys) - min(ys), panel.get("yscale", "linear")
+    def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
+        ys = panel.data["y"]
+        return statistics.fmean(ys), max(ys) - min(ys), panel.yscale
 
 
 def _colour_values(

@@ -9,6 +9,7 @@ and ``value`` for numbers). Opt-in: not in the default kind mix.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
+from figgen.records import PanelData, panel_data
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Section, within
@@ -43,6 +45,18 @@ DERIVED_DECIMALS = 2
 
 def cell_text(value: Any, decimals: int) -> str:
     return f"{value:,.{decimals}f}" if isinstance(value, int | float) else str(value)
+
+
+@panel_data("table")
+@dataclass
+class TableData(PanelData):
+    """A table panel's ``data``: header, row and column names, cells and each column's precision."""
+
+    row_header: str
+    rows: list[str]
+    columns: list[str]
+    cells: list[list[float]]
+    decimals: list[int]
 
 
 class TableConfig(Section):
@@ -75,21 +89,21 @@ class TableKind(KindHooks):
         n_rows, n_cols = integer(rng, tc.rows), integer(rng, tc.columns)
         words = [vocab.words[int(i)] for i in rng.integers(len(vocab.words), size=n_rows + n_cols)]
         cells = np.round(rng.uniform(0, 1000, (n_rows, n_cols)), 1).tolist()
-        data = {
-            "row_header": "",
-            "rows": words[:n_rows],
-            "columns": words[n_rows:],
-            "cells": cells,
-            "decimals": [1] * n_cols,
-        }
-        return Sampled(params={"distribution": "uniform"}, data=data, style={})
+        data = TableData(
+            row_header="",
+            rows=words[:n_rows],
+            columns=words[n_rows:],
+            cells=cells,
+            decimals=[1] * n_cols,
+        )
+        return Sampled(params={"distribution": "uniform"}, data=data.to_dict(), style={})
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        d = panel.data
-        header = [d["row_header"], *d["columns"]]
+        d = TableData.from_dict(panel.data)
+        header = [d.row_header, *d.columns]
         body = [
-            [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d["decimals"], strict=True))]
-            for row, cells in zip(d["rows"], d["cells"], strict=True)
+            [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d.decimals, strict=True))]
+            for row, cells in zip(d.rows, d.cells, strict=True)
         ]
         table = ax.table(
             cellText=body, colLabels=header, loc="center", bbox=Bbox.from_bounds(0, 0, 1, 1)
@@ -116,7 +130,7 @@ class TableKind(KindHooks):
                 elif col == 0:
                     marks.append(Mark("row_label", box, item=row - 1, text=text))
                 else:
-                    raw = d["cells"][row - 1][col - 1]
+                    raw = d.cells[row - 1][col - 1]
                     value = [float(raw)] if isinstance(raw, int | float) else None
                     marks.append(
                         Mark("table_cell", box, value, series=col - 1, item=row - 1, text=text)

@@ -100,6 +100,7 @@ def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig
 
     from figgen.generate import generate_figure
     from figgen.record_rows import FIGURE_FEATURES, figure_row
+    from figgen.records import Record
 
     schema = FIGURE_FEATURES.arrow_schema
     heads: list[dict[str, Any]] = []
@@ -108,7 +109,8 @@ def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig
     with store.atomic_file(shard.rel) as handle, pq.ParquetWriter(handle, schema) as writer:
         for index in shard.indices:
             figure = generate_figure(config, seed, index)
-            rows.append(FIGURE_FEATURES.encode_example(figure_row(figure.record, figure.png)))
+            typed = Record.from_dict(figure.record)
+            rows.append(FIGURE_FEATURES.encode_example(figure_row(typed, figure.png)))
             heads.append(_record_head(figure.record))
             png_bytes += len(figure.png)
             if len(rows) >= ROWS_PER_GROUP or png_bytes >= GROUP_PNG_BYTES:

@@ -15,6 +15,7 @@ from figgen.eval.aggregate import ScoredAnswer, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset, load_dataset
 from figgen.export.vlmevalkit import plain_question
+from figgen.plain import as_plain_dict
 from figgen.show import kind_colours
 from figgen.vqa.item import QAItem
 
@@ -76,15 +77,14 @@ def _figure(
     record = dataset.record(figure_id)
     if record is None:
         raise FiggenError(f"figures/{figure_id}.json is missing; rebuild with figgen build")
-    image = record["image"]
     return {
         "id": figure_id,
         "image": image_url(dataset.image_path(figure_id)),
-        "width": image["width"],
-        "height": image["height"],
-        "layout": record["layout"],
-        "panels": [{k: p.get(k) for k in _PANEL_FIELDS} for p in record["panels"]],
-        "elements": record["elements"],
+        "width": record.image.width,
+        "height": record.image.height,
+        "layout": as_plain_dict(record.layout),
+        "panels": [{k: getattr(p, k) for k in _PANEL_FIELDS} for p in record.panels],
+        "elements": [e.to_dict() for e in record.elements],
         "questions": [_question(item) for item in items],
     }
 

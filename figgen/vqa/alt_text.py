@@ -8,9 +8,9 @@ first. Its subject is the first title, else what is plotted against what.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from figgen.kinds import KINDS, noun
+from figgen.records import PanelRecord
 from figgen.vqa.spoken import spoken
 from figgen.vqa.wording import cap, count, join
 
@@ -39,11 +39,11 @@ def compose(candidates: list[str], *, limit: int = MAX_ALT) -> str:
     return text if len(text) <= limit else ""
 
 
-def subject(panel: dict[str, Any]) -> str:
+def subject(panel: PanelRecord) -> str:
     """', titled "..."' or " of y against x" for a panel, or "" where it has neither."""
-    if panel.get("title"):
-        return f', titled "{spoken(panel["title"])}"'
-    x, y = panel.get("xlabel"), panel.get("ylabel")
+    if panel.title:
+        return f', titled "{spoken(panel.title)}"'
+    x, y = panel.xlabel, panel.ylabel
     if x and y:
         return f' of "{spoken(y)}" against "{spoken(x)}"'
     if y or x:
@@ -51,33 +51,33 @@ def subject(panel: dict[str, Any]) -> str:
     return ""
 
 
-def subjects(panel: dict[str, Any]) -> list[str]:
+def subjects(panel: PanelRecord) -> list[str]:
     """The ways to name a panel's subject, richest first (each whole, or none)."""
-    x, y = panel.get("xlabel"), panel.get("ylabel")
+    x, y = panel.xlabel, panel.ylabel
     out = [subject(panel)]
     if x and y:
         out.append(f' of "{spoken(y)}"')
     return [*out, ""]
 
 
-def panel_alt_text(panel: dict[str, Any]) -> str:
+def panel_alt_text(panel: PanelRecord) -> str:
     """'Line plot of "flux" against "time".'"""
-    head = cap(noun(panel["kind"]))
+    head = cap(noun(panel.kind))
     return compose([f"{head}{about}." for about in subjects(panel)])
 
 
-def figure_alt_text(panels: list[dict[str, Any]], rows: int, cols: int) -> str:
+def figure_alt_text(panels: list[PanelRecord], rows: int, cols: int) -> str:
     """'Figure of 4 panels in 2 rows and 2 columns: three line plots and one histogram; ...'"""
     if len(panels) == 1:
         return panel_alt_text(panels[0])
-    kinds = Counter(p["kind"] for p in panels)
+    kinds = Counter(p.kind for p in panels)
     inventory = join([count(kinds[k], noun(k)) for k in KINDS if kinds[k]])
     grid = f"in {count(rows, 'row')}" if cols == 1 else f"in {count(cols, 'column')}"
     if rows > 1 and cols > 1:
         grid = f"in {count(rows, 'row')} and {count(cols, 'column')}"
     short = f"Figure of {len(panels)} panels {grid}"
     head = f"{short}: {inventory}"
-    first = next((p for p in panels if p.get("title")), panels[0])
+    first = next((p for p in panels if p.title), panels[0])
     abouts = []
     for about in subjects(first)[:-1]:
         if about.startswith(", titled"):

@@ -50,11 +50,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
 
 from figgen.discs import disc_overlaps
+from figgen.record import Element
+from figgen.records import PanelRecord
 from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.vqa.context import FigureContext
 from figgen.vqa.measures import display
@@ -77,9 +78,9 @@ OCCLUDERS = frozenset({"legend", "frame"})
 Box = Sequence[float]
 
 
-def legend_boxes(ctx: FigureContext, panel: dict[str, Any]) -> list[Box]:
+def legend_boxes(ctx: FigureContext, panel: PanelRecord) -> list[Box]:
     """The boxes of the legends drawn in ``panel``."""
-    return [e["bbox"] for e in ctx.elements(panel["index"], "legend")]
+    return [e.bbox for e in ctx.elements(panel.index, "legend")]
 
 
 def _touches(box: Box, other: Box, margin: float = 0.0) -> bool:
@@ -91,54 +92,54 @@ def _touches(box: Box, other: Box, margin: float = 0.0) -> bool:
     )
 
 
-def mark_hidden(element: dict[str, Any], legends: Iterable[Box]) -> bool:
+def mark_hidden(element: Element, legends: Iterable[Box]) -> bool:
     """Whether the legend or the frame hides a data mark (rule: hidden marks)."""
-    if element.get("empty"):
+    if element.empty:
         return False  # an empty bin has nothing to show; the histogram rules handle it
-    if element.get("visible") is not None:  # measured on the raster by the renderer
-        covered = bool(OCCLUDERS & set(element.get("occluded_by") or []))
-        fraction = element.get("visible_fraction")
-        shown = bool(element["visible"]) and (fraction is None or fraction >= MIN_VISIBLE_FRACTION)
+    if element.visible is not None:  # measured on the raster by the renderer
+        covered = bool(OCCLUDERS & set(element.occluded_by or []))
+        fraction = element.visible_fraction
+        shown = bool(element.visible) and (fraction is None or fraction >= MIN_VISIBLE_FRACTION)
         return covered and not shown
-    return any(_touches(element["bbox"], legend) for legend in legends)
+    return any(_touches(element.bbox, legend) for legend in legends)
 
 
-def hidden_items(ctx: FigureContext, panel: dict[str, Any], kind: str) -> set[int]:
+def hidden_items(ctx: FigureContext, panel: PanelRecord, kind: str) -> set[int]:
     """The data items (``item`` of the marks of ``kind``) that a legend or the frame hides."""
     legends = legend_boxes(ctx, panel)
     return {
-        int(e["item"])
-        for e in ctx.elements(panel["index"], kind)
-        if e.get("item") is not None and mark_hidden(e, legends)
+        int(e.item)
+        for e in ctx.elements(panel.index, kind)
+        if e.item is not None and mark_hidden(e, legends)
     }
 
 
-def all_shown(ctx: FigureContext, panel: dict[str, Any], kind: str) -> bool:
+def all_shown(ctx: FigureContext, panel: PanelRecord, kind: str) -> bool:
     """Whether every non-empty mark of ``kind`` in ``panel`` is shown."""
     legends = legend_boxes(ctx, panel)
-    return not any(mark_hidden(e, legends) for e in ctx.elements(panel["index"], kind))
+    return not any(mark_hidden(e, legends) for e in ctx.elements(panel.index, kind))
 
 
-def _line_half_px(ctx: FigureContext, panel: dict[str, Any]) -> float:
-    style, dpi = panel.get("style", {}), float(ctx.record.get("image", {}).get("dpi", 100))
+def _line_half_px(ctx: FigureContext, panel: PanelRecord) -> float:
+    style, dpi = panel.style, float(ctx.record.image.dpi)
     return max(float(style.get("linewidth", 1.0)) * dpi / 72 / 2, 1.0)
 
 
-def _mark_half_px(ctx: FigureContext, panel: dict[str, Any]) -> float:
-    style, dpi = panel.get("style", {}), float(ctx.record.get("image", {}).get("dpi", 100))
+def _mark_half_px(ctx: FigureContext, panel: PanelRecord) -> float:
+    style, dpi = panel.style, float(ctx.record.image.dpi)
     marker = float(style.get("markersize", 0.0)) * dpi / 72 / 2 if style.get("marker") else 0.0
     return max(marker, _line_half_px(ctx, panel))
 
 
 def _axis_points(
-    ctx: FigureContext, panel: dict[str, Any], axis: int, scale: str
+    ctx: FigureContext, panel: PanelRecord, axis: int, scale: str
 ) -> tuple[list[float], list[float]]:
     """(display value, pixel) pairs along one axis: each line box's edges, less half the line
     width, sit at that line's smallest and largest value. A record without line boxes falls
     back to the plot box, whose matplotlib margins (5% of the span) hold all lines."""
     key, half = ("x", "y")[axis], _line_half_px(ctx, panel)
-    series = [display(line[key], scale) for line in panel["data"].get("series", [])]
-    boxes = {int(e["series"]): e["bbox"] for e in ctx.elements(panel["index"], "line")}
+    series = [display(line[key], scale) for line in panel.data.get("series", [])]
+    boxes = {e.series: e.bbox for e in ctx.elements(panel.index, "line") if e.series is not None}
     spans: list[tuple[np.ndarray, float, float]] = []
     if boxes:
         spans = [
@@ -146,8 +147,8 @@ def _axis_points(
             for s, v in enumerate(series)
             if s in boxes
         ]
-    elif (plot := ctx.elements(panel["index"], "panel")) and series:
-        low, high = plot[0]["bbox"][axis], plot[0]["bbox"][axis + 2]
+    elif (plot := ctx.elements(panel.index, "panel")) and series:
+        low, high = plot[0].bbox[axis], plot[0].bbox[axis + 2]
         inset = (high - low) * 0.05 / 1.1
         spans = [(np.concatenate(series), low + inset, high - inset)]
     values: list[float] = []
@@ -162,18 +163,18 @@ def _axis_points(
     return values, pixels
 
 
-def vertex_pixels(ctx: FigureContext, panel: dict[str, Any]) -> list[np.ndarray]:
+def vertex_pixels(ctx: FigureContext, panel: PanelRecord) -> list[np.ndarray]:
     """Each line's vertices in PNG pixels (n x 2), NaN where the record cannot place them.
 
     One affine map per axis (in display coordinates, log10 on a log axis) fitted to the line
     boxes the renderer measured (:func:`_axis_points`).
     """
     columns: list[list[np.ndarray]] = [[], []]
-    boxes = {int(e["series"]): e["bbox"] for e in ctx.elements(panel["index"], "line")}
+    boxes = {e.series: e.bbox for e in ctx.elements(panel.index, "line") if e.series is not None}
     for axis, key, scale in ((0, "x", "xscale"), (1, "y", "yscale")):
         values, pixels = _axis_points(ctx, panel, axis, panel.get(scale, "linear"))
         fit = np.polyfit(values, pixels, 1) if len(set(values)) >= 2 else None
-        for s, line in enumerate(panel["data"].get("series", [])):
+        for s, line in enumerate(panel.data.get("series", [])):
             shown = display(line[key], panel.get(scale, "linear"))
             if fit is not None:
                 columns[axis].append(fit[0] * shown + fit[1])
@@ -183,16 +184,16 @@ def vertex_pixels(ctx: FigureContext, panel: dict[str, Any]) -> list[np.ndarray]
     return [np.column_stack(pair) for pair in zip(*columns, strict=True)]
 
 
-def hidden_vertices(ctx: FigureContext, panel: dict[str, Any]) -> list[set[int]]:
+def hidden_vertices(ctx: FigureContext, panel: PanelRecord) -> list[set[int]]:
     """Per line of ``panel``, the vertices a legend or the frame hides: the vertex plus its
     marker (or half the line width) and :data:`LEGEND_MARGIN_PX` touch a legend box, or its
     marker is hidden (:func:`mark_hidden`). A line is shown when its set is empty."""
     legends = legend_boxes(ctx, panel)
-    n_series = len(panel["data"].get("series", []))
+    n_series = len(panel.data.get("series", []))
     hidden: list[set[int]] = [set() for _ in range(n_series)]
-    for e in ctx.elements(panel["index"], "marker"):
-        if e.get("series") is not None and e["series"] < n_series and mark_hidden(e, legends):
-            hidden[int(e["series"])].add(int(e["item"]))
+    for e in ctx.elements(panel.index, "marker"):
+        if e.series is not None and e.series < n_series and mark_hidden(e, legends):
+            hidden[e.series].add(int(e.item or 0))
     if not legends:
         return hidden
     reach = _mark_half_px(ctx, panel) + LEGEND_MARGIN_PX
@@ -205,11 +206,11 @@ def hidden_vertices(ctx: FigureContext, panel: dict[str, Any]) -> list[set[int]]
     return hidden
 
 
-def separated_vertices(ctx: FigureContext, panel: dict[str, Any], series: int) -> list[int]:
+def separated_vertices(ctx: FigureContext, panel: PanelRecord, series: int) -> list[int]:
     """The vertices of one line far enough from all its others to be read (rule: separated)."""
     xs = vertex_pixels(ctx, panel)[series][:, 0]
-    plot = ctx.elements(panel["index"], "panel")
-    width = plot[0]["bbox"][2] - plot[0]["bbox"][0] if plot else 0.0
+    plot = ctx.elements(panel.index, "panel")
+    width = plot[0].bbox[2] - plot[0].bbox[0] if plot else 0.0
     gap = max(VERTEX_GAP_SHARE * width, 2 * _mark_half_px(ctx, panel))
     if not np.isfinite(xs).all():
         return []
@@ -287,18 +288,17 @@ def handle_length(
     return max(DEFAULT_HANDLE, SHOWN_PERIODS * period / fontsize)
 
 
-def _legend_sample_pt(ctx: FigureContext, panel: dict[str, Any]) -> float | None:
+def _legend_sample_pt(ctx: FigureContext, panel: PanelRecord) -> float | None:
     """The length in points of the panel's legend samples; None when no legend is drawn."""
-    legends = ctx.elements(panel["index"], "legend")
+    legends = ctx.elements(panel.index, "legend")
     if not legends:
         return None
-    if legends[0].get("handle") is not None:
-        return float(legends[0]["handle"])
-    sizes = ctx.record.get("style", {}).get("sizes", {})
-    return DEFAULT_HANDLE * float(sizes.get("legend", 10.0))
+    if legends[0].handle is not None:
+        return float(legends[0].handle)
+    return DEFAULT_HANDLE * ctx.record.style.sizes.legend
 
 
-def look_alike_lines(ctx: FigureContext, panel: dict[str, Any]) -> set[int]:
+def look_alike_lines(ctx: FigureContext, panel: PanelRecord) -> set[int]:
     """The lines of ``panel`` another line cannot be told from (rule: look-alike lines).
 
     Two lines look alike when their colours are less than
@@ -306,9 +306,9 @@ def look_alike_lines(ctx: FigureContext, panel: dict[str, Any]) -> set[int]:
     told apart by line style: their styles are the same, or a legend is drawn whose samples
     are too short to show :data:`SHOWN_PERIODS` of a differing pattern.
     """
-    series = panel["data"].get("series", [])
-    style = ctx.record.get("style", {}).get("mpl_style", "default")
-    width = float(panel.get("style", {}).get("linewidth", 1.0))
+    series = panel.data.get("series", [])
+    style = ctx.record.style.mpl_style
+    width = float(panel.style.get("linewidth", 1.0))
     sample = _legend_sample_pt(ctx, panel)
     out: set[int] = set()
     for i, j in itertools.combinations(range(len(series)), 2):
@@ -326,7 +326,7 @@ def look_alike_lines(ctx: FigureContext, panel: dict[str, Any]) -> set[int]:
     return out
 
 
-def line_names(ctx: FigureContext, panel: dict[str, Any]) -> list[str | None]:
+def line_names(ctx: FigureContext, panel: PanelRecord) -> list[str | None]:
     """:func:`figgen.vqa.series.series_names`, less the lines that look like another."""
     alike = look_alike_lines(ctx, panel)
     return [None if i in alike else name for i, name in enumerate(series_names(panel))]
@@ -339,23 +339,23 @@ def marker_overlap(boxes: Sequence[Box]) -> float:
     return float(shares.max()) if shares.size else 0.0
 
 
-def markers_apart(ctx: FigureContext, panel: dict[str, Any], kind: str = "point") -> bool:
+def markers_apart(ctx: FigureContext, panel: PanelRecord, kind: str = "point") -> bool:
     """Whether every mark of ``kind`` can be counted (rule: overlapping markers): no two
     overlap by more than :data:`MAX_MARKER_OVERLAP` of the smaller one."""
-    boxes = [e["bbox"] for e in ctx.elements(panel["index"], kind)]
+    boxes = [e.bbox for e in ctx.elements(panel.index, kind)]
     return marker_overlap(boxes) <= MAX_MARKER_OVERLAP
 
 
-def _pixels_per_unit(ctx: FigureContext, panel: dict[str, Any], axis: int) -> float | None:
+def _pixels_per_unit(ctx: FigureContext, panel: PanelRecord, axis: int) -> float | None:
     """How many pixels one display unit (a decade on a log axis) spans along ``axis``."""
     scale = panel.get(("xscale", "yscale")[axis], "linear")
     values: list[float] = []
     pixels: list[float] = []
     for kind in ("point", "marker"):
-        for e in ctx.elements(panel["index"], kind):
-            if e.get("value"):
-                values.append(float(display([e["value"][axis]], scale)[0]))
-                pixels.append((e["bbox"][axis] + e["bbox"][axis + 2]) / 2)
+        for e in ctx.elements(panel.index, kind):
+            if e.value:
+                values.append(float(display([e.value[axis]], scale)[0]))
+                pixels.append((e.bbox[axis] + e.bbox[axis + 2]) / 2)
     if len(set(values)) < 2:
         values, pixels = _axis_points(ctx, panel, axis, scale)
     if len(set(values)) < 2:
@@ -368,27 +368,27 @@ def _pixels_per_unit(ctx: FigureContext, panel: dict[str, Any], axis: int) -> fl
 
 
 def _plot_pixels_per_unit(
-    ctx: FigureContext, panel: dict[str, Any], axis: int, scale: str
+    ctx: FigureContext, panel: PanelRecord, axis: int, scale: str
 ) -> float | None:
     """From the plot box alone: matplotlib's margins put the data's span at 1/1.1 of it."""
-    key, data = ("x", "y")[axis], panel["data"]
+    key, data = ("x", "y")[axis], panel.data
     drawn = [v for s in data.get("series", []) for v in s[key]] or list(data.get(key, []))
     shown = display(drawn, scale)
     shown = shown[np.isfinite(shown)]
-    plot = ctx.elements(panel["index"], "panel")
+    plot = ctx.elements(panel.index, "panel")
     if not plot or len(shown) < 2 or np.ptp(shown) == 0:
         return None
-    size = plot[0]["bbox"][axis + 2] - plot[0]["bbox"][axis]
+    size = plot[0].bbox[axis + 2] - plot[0].bbox[axis]
     return float(size / 1.1 / np.ptp(shown))
 
 
 def trend_pixels(
-    ctx: FigureContext, panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
+    ctx: FigureContext, panel: PanelRecord, x: Sequence[float], y: Sequence[float]
 ) -> float:
     """The rise or fall in pixels of the least-squares line through drawn points, over their
     x range (display coordinates: log10 on a log axis); 0 where it cannot be placed."""
-    xs = display(x, panel.get("xscale", "linear"))
-    ys = display(y, panel.get("yscale", "linear"))
+    xs = display(x, panel.xscale)
+    ys = display(y, panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     per_unit = _pixels_per_unit(ctx, panel, 1)
     if keep.sum() < 2 or np.ptp(xs[keep]) == 0 or per_unit is None:
@@ -398,10 +398,10 @@ def trend_pixels(
 
 
 def trend_visible(
-    ctx: FigureContext, panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
+    ctx: FigureContext, panel: PanelRecord, x: Sequence[float], y: Sequence[float]
 ) -> bool:
     """Whether a point set's fitted rise or fall shows (rule: tiny trends): at least
     :data:`MIN_TREND_PX` pixels and :data:`MIN_TREND_SHARE` of the plot height."""
-    plot = ctx.elements(panel["index"], "panel")
-    height = plot[0]["bbox"][3] - plot[0]["bbox"][1] if plot else 0.0
+    plot = ctx.elements(panel.index, "panel")
+    height = plot[0].bbox[3] - plot[0].bbox[1] if plot else 0.0
     return trend_pixels(ctx, panel, x, y) >= max(MIN_TREND_PX, MIN_TREND_SHARE * height)

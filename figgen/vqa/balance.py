@@ -14,7 +14,7 @@ Figures and their distributions are unchanged: only which questions are asked ch
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Protocol
 
 # fmt: off
 KEEP: dict[str, dict[str, float]] = {
@@ -70,10 +70,16 @@ def answer_class(family: str, answer: Any) -> str:
     return str(answer)
 
 
-def unit_draw(record: dict[str, Any], family: str, slot: str) -> float:
+class Figure(Protocol):
+    """What fixes a figure's draws: the build seed and the figure's index (a record's)."""
+
+    seed: int
+    index: int
+
+
+def unit_draw(record: Figure, family: str, slot: str) -> float:
     """A uniform number in [0, 1) fixed by the build seed, figure index, family and slot."""
-    index = record.get("index", record.get("id"))
-    text = f"figgen-balance:{record.get('seed')}:{index}:{family}:{slot}"
+    text = f"figgen-balance:{record.seed}:{record.index}:{family}:{slot}"
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") / 2.0**64
 
@@ -86,9 +92,7 @@ def stratum(kind: str | None, words: dict[str, str]) -> str | None:
     return kind
 
 
-def keep_item(
-    record: dict[str, Any], family: str, answer: Any, slot: str, kind: str | None = None
-) -> bool:
+def keep_item(record: Figure, family: str, answer: Any, slot: str, kind: str | None = None) -> bool:
     """Whether the item of ``family`` with ``answer`` at ``slot`` (panel, key) is asked, for
     a panel of ``kind`` (a :func:`stratum`)."""
     base = kind.split("-")[0] if kind else None

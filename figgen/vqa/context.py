@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from figgen.record import Element
+from figgen.records import PanelRecord, Record
 from figgen.vqa.answer_format import answer_instruction
 from figgen.vqa.balance import keep_item, stratum
 from figgen.vqa.families import Family
@@ -30,73 +32,73 @@ placed (10^3 alone does not say where 10^4 is)."""
 class FigureContext:
     """One record, its panel locations, an element index, and the items made so far."""
 
-    record: dict[str, Any]
+    record: Record
     kinds: tuple[str, ...] = ()
     """The plot kinds the build could draw: what plot-type questions offer as choices
     (:func:`figgen.vqa.offered.figure_context` fills them from the kind registry)."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
-    _elements: dict[tuple[int | None, str], list[dict[str, Any]]] = field(
+    _elements: dict[tuple[int | None, str], list[Element]] = field(
         default_factory=lambda: defaultdict(list)
     )
 
     def __post_init__(self) -> None:
-        for element in self.record.get("elements", []):
-            self._elements[(element.get("panel"), element["kind"])].append(element)
+        for element in self.record.elements:
+            self._elements[(element.panel, element.kind)].append(element)
 
     @property
     def figure_id(self) -> str:
-        return str(self.record["id"])
+        return self.record.id
 
     @property
-    def panels(self) -> list[dict[str, Any]]:
-        return sorted(self.record["panels"], key=lambda p: (p["row"], p["col"], p["index"]))
+    def panels(self) -> list[PanelRecord]:
+        return sorted(self.record.panels, key=lambda p: (p.row, p.col, p.index))
 
     @property
     def rows(self) -> int:
-        return int(self.record["layout"]["rows"])
+        return self.record.layout.rows
 
     @property
     def cols(self) -> int:
-        return int(self.record["layout"]["cols"])
+        return self.record.layout.cols
 
-    def location(self, panel: dict[str, Any]) -> str:
-        return panel_location(panel["row"], panel["col"], self.rows, self.cols)
+    def location(self, panel: PanelRecord) -> str:
+        return panel_location(panel.row, panel.col, self.rows, self.cols)
 
-    def panel_aspect(self, panel: dict[str, Any]) -> float:
+    def panel_aspect(self, panel: PanelRecord) -> float:
         """Height / width of the panel's plot area in pixels (1.0 if it was not measured)."""
-        boxes = self.elements(panel["index"], "panel")
+        boxes = self.elements(panel.index, "panel")
         if not boxes:
             return 1.0
-        x0, y0, x1, y1 = boxes[0]["bbox"]
+        x0, y0, x1, y1 = boxes[0].bbox
         return (y1 - y0) / (x1 - x0) if x1 > x0 and y1 > y0 else 1.0
 
-    def elements(self, panel: int | None, kind: str) -> list[dict[str, Any]]:
+    def elements(self, panel: int | None, kind: str) -> list[Element]:
         return self._elements.get((panel, kind), [])
 
     def element_ids(self, panel: int | None, *kinds: str, series: int | None = None) -> list[int]:
         ids = []
         for kind in kinds:
             for element in self.elements(panel, kind):
-                if series is None or element.get("series") == series:
-                    ids.append(int(element["id"]))
+                if series is None or element.series == series:
+                    ids.append(element.id)
         return ids
 
-    def log_axes_labelled(self, panel: dict[str, Any]) -> bool:
+    def log_axes_labelled(self, panel: PanelRecord) -> bool:
         """Whether every log axis of ``panel`` shows at least :data:`MIN_LOG_TICKS` labelled
         ticks in view (rule: one-tick log axes)."""
         for axis in ("x", "y"):
-            if panel.get(f"{axis}scale") != "log":
+            if (panel.xscale if axis == "x" else panel.yscale) != "log":
                 continue
-            ticks = self.elements(panel["index"], f"{axis}tick_label")
-            if len({str(e.get("text", "")) for e in ticks} - {""}) < MIN_LOG_TICKS:
+            labels = {(e.text or "") for e in self.elements(panel.index, f"{axis}tick_label")}
+            if len(labels - {""}) < MIN_LOG_TICKS:
                 return False
         return True
 
     def ask(
         self,
         family: Family,
-        panel: dict[str, Any] | None,
+        panel: PanelRecord | None,
         answer: Any,
         *,
         choices: list[str] | None = None,
@@ -134,9 +136,9 @@ class FigureContext:
         elif family.scope == "cross-panel":
             where = "cross"
         else:
-            where = str(panel["index"] if panel else "fig")
+            where = str(panel.index if panel else "fig")
         n = self._counts[(family.name, where)]
-        kind = stratum(panel["kind"] if panel is not None else None, words)
+        kind = stratum(panel.kind if panel is not None else None, words)
         if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return
@@ -151,7 +153,7 @@ class FigureContext:
                 figure_id=self.figure_id,
                 level=family.level,
                 scope=family.scope,
-                panel=panel["index"] if panel is not None else None,
+                panel=panel.index if panel is not None else None,
                 location=self.location(panel) if panel is not None else None,
                 family=family.name,
                 question=f"{text} {answer_instruction(key, family.answer_type, choices)}",

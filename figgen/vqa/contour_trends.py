@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from scipy import ndimage
 
+from figgen.records import PanelRecord
 from figgen.vqa.trends import LINEAR_R2, STABLE_PEAK_RULES, linear_axes
 
 Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
@@ -38,22 +39,22 @@ def _direction(gx: float, gy: float) -> Direction | None:
     return None
 
 
-def gradient_direction(panel: dict[str, Any]) -> Direction | None:
+def gradient_direction(panel: PanelRecord) -> Direction | None:
     """Where the values of a planar contour field increase, or None where doubtful."""
-    style = panel.get("style", {})
+    style = panel.style
     if (
-        panel["kind"] != "contour"
-        or panel["distribution"] != "linear"
+        panel.kind != "contour"
+        or panel.distribution != "linear"
         or not style.get("colorbar")
         or not linear_axes(panel)
     ):
         return None
-    gradient = panel.get("params", {}).get("gradient")
+    gradient = panel.params.get("gradient")
     if gradient is None or len(gradient) != 2:
         return None
     truth = _direction(float(gradient[0]), float(gradient[1]))
-    z = np.asarray(panel["data"]["z"], dtype=float)
-    x, y = np.asarray(panel["data"]["x"], float), np.asarray(panel["data"]["y"], float)
+    z = np.asarray(panel.data["z"], dtype=float)
+    x, y = np.asarray(panel.data["x"], float), np.asarray(panel.data["y"], float)
     if np.ptp(x) == 0 or np.ptp(y) == 0:
         return None
     # drawn axes run low to high, left to right and bottom to top: fit in those directions
@@ -184,17 +185,17 @@ def innermost_regions(z: np.ndarray, levels: Sequence[float]) -> int:
     return count
 
 
-def n_peaks(panel: dict[str, Any]) -> int | None:
+def n_peaks(panel: PanelRecord) -> int | None:
     """Separate peaks of a Gaussian-bump contour field, or None where doubtful.
 
     Needs a colour bar (to tell peaks from troughs) and linear axes. The generating bumps
     (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
     true count; the field as drawn must show as many innermost regions at its drawn levels.
     """
-    params, style = panel.get("params", {}), panel.get("style", {})
+    params, style = panel.params, panel.style
     if (
-        panel["kind"] != "contour"
-        or panel["distribution"] != "gmm"
+        panel.kind != "contour"
+        or panel.distribution != "gmm"
         or not style.get("colorbar")
         or not linear_axes(panel)
     ):
@@ -203,7 +204,7 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
     amplitudes = params.get("amplitudes")
     if not centres or not widths or not amplitudes:
         return None
-    z = np.asarray(panel["data"]["z"], dtype=float)
+    z = np.asarray(panel.data["z"], dtype=float)
     rows, cols = z.shape
     u, v = np.meshgrid(np.linspace(0, 1, cols), np.linspace(0, 1, rows))
     clean = sum(
@@ -215,20 +216,22 @@ def n_peaks(panel: dict[str, Any]) -> int | None:
     if len(verdicts) != 1:
         return None
     truth = verdicts.pop()
-    drawn = innermost_regions(z, panel["data"].get("levels") or [])
+    drawn = innermost_regions(z, panel.data.get("levels") or [])
     return truth if truth and drawn == truth else None
 
 
-def drawn_peaks(panel: dict[str, Any], *, max_candidates: int | None = None) -> int | None:
+def drawn_peaks(
+    z: np.ndarray, levels: list[float], *, max_candidates: int | None = None
+) -> int | None:
     """Separate maxima of the drawn field after a 3x3 mean, each closed by a drawn level.
 
     With ``max_candidates``, None for a field with more local maxima than that (a patchy
     field, whose separate peaks would be slow to count and many).
     """
-    field = box_smooth(np.asarray(panel["data"]["z"], dtype=float))
+    field = box_smooth(np.asarray(z, dtype=float))
     if max_candidates is not None and _local_maxima(field, floor=0.1) > max_candidates:
         return None
-    return _field_peaks(field, levels=panel["data"].get("levels") or [])
+    return _field_peaks(field, levels=levels or [])
 
 
 def _local_maxima(field: np.ndarray, *, floor: float) -> int:
@@ -249,11 +252,11 @@ def _local_maxima(field: np.ndarray, *, floor: float) -> int:
     return int(((h >= around) & (h >= floor * float(h.max()))).sum())
 
 
-def field_peaks(panel: dict[str, Any], max_candidates: int) -> int | None:
+def field_peaks(panel: PanelRecord, max_candidates: int) -> int | None:
     """:func:`drawn_peaks` of a contour panel, measured once for its description and its
     figure's summary."""
-    z = np.asarray(panel["data"]["z"], dtype=float)
-    levels = tuple(float(v) for v in panel["data"].get("levels") or [])
+    z = np.asarray(panel.data["z"], dtype=float)
+    levels = tuple(float(v) for v in panel.data.get("levels") or [])
     return _cached_peaks(z.tobytes(), z.shape, levels, max_candidates)
 
 
@@ -262,4 +265,4 @@ def _cached_peaks(
     raw: bytes, shape: tuple[int, ...], levels: tuple[float, ...], max_candidates: int
 ) -> int | None:
     z = np.frombuffer(raw, dtype=float).reshape(shape)
-    return drawn_peaks({"data": {"z": z, "levels": list(levels)}}, max_candidates=max_candidates)
+    return drawn_peaks(z, list(levels), max_candidates=max_candidates)

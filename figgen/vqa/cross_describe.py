@@ -10,9 +10,8 @@ Shared axes: panels whose drawn tick labels along an axis are identical (two or 
 
 from __future__ import annotations
 
-from typing import Any
-
 from figgen.kinds import KINDS
+from figgen.records import PanelRecord
 from figgen.vqa.context import FigureContext
 from figgen.vqa.hedges import drawn_trend
 from figgen.vqa.readout import spoken_number
@@ -30,9 +29,9 @@ def cross_panel_sentences(ctx: FigureContext) -> list[str]:
     return out + _shared_axes(ctx)
 
 
-def _steepest(panel: dict[str, Any], *, rising: bool) -> float | None:
+def _steepest(panel: PanelRecord, *, rising: bool) -> float | None:
     """The steepest slope of a panel whose every point set clearly rises (falls), else None."""
-    point_sets = KINDS[panel["kind"]].point_sets(panel)
+    point_sets = KINDS[panel.kind].point_sets(panel)
     if not point_sets or not linear_axes(panel):
         return None
     slopes = []
@@ -60,17 +59,17 @@ def _fastest(ctx: FigureContext, *, rising: bool) -> str | None:
     )
 
 
-def _ticks(ctx: FigureContext, panel: dict[str, Any], axis: str) -> tuple[str, ...]:
-    elements = ctx.elements(panel["index"], f"{axis}tick_label")
+def _ticks(ctx: FigureContext, panel: PanelRecord, axis: str) -> tuple[str, ...]:
+    elements = ctx.elements(panel.index, f"{axis}tick_label")
     position = 0 if axis == "x" else 1
-    ordered = sorted(elements, key=lambda e: e["bbox"][position])
-    return tuple(str(e.get("text", "")) for e in ordered)
+    ordered = sorted(elements, key=lambda e: e.bbox[position])
+    return tuple((e.text or "") for e in ordered)
 
 
 def _shared_axes(ctx: FigureContext) -> list[str]:
     out = []
     for axis, line in (("x", "col"), ("y", "row")):
-        ticks = {p["index"]: _ticks(ctx, p, axis) for p in ctx.panels}
+        ticks = {p.index: _ticks(ctx, p, axis) for p in ctx.panels}
         if any(not t for t in ticks.values()):
             continue  # tick labels not drawn (or not measured): nothing to compare
         if len(set(ticks.values())) == 1:
@@ -80,7 +79,7 @@ def _shared_axes(ctx: FigureContext) -> list[str]:
         shared = []
         for key in lines:
             members = [p for p in ctx.panels if p[line] == key]
-            if len(members) > 1 and len({ticks[p["index"]] for p in members}) == 1:
+            if len(members) > 1 and len({ticks[p.index] for p in members}) == 1:
                 shared.append(members)
         word = "column" if line == "col" else "row"
         if shared and len(shared) == len(lines):

@@ -13,9 +13,8 @@ is >= LINEAR_R2 (0.95) and every other candidate's R^2 is at least ``R2_GAP`` lo
 
 from __future__ import annotations
 
-from typing import Any
-
 from figgen.kinds import KINDS, PlotKind, noun
+from figgen.records import PanelRecord
 from figgen.vqa import answerable, trends
 from figgen.vqa.context import FigureContext
 from figgen.vqa.families import COUNT_KIND, LARGEST_MEAN, SAME_TREND, STRONGEST_LINEAR
@@ -31,8 +30,8 @@ def cross_questions(ctx: FigureContext) -> None:
     if len(panels) < 2:
         return
     for name in ctx.kinds:
-        matching = [p for p in panels if p["kind"] == name]
-        evidence = [i for p in matching for i in ctx.element_ids(p["index"], "panel")]
+        matching = [p for p in panels if p.kind == name]
+        evidence = [i for p in matching for i in ctx.element_ids(p.index, "panel")]
         ctx.ask(
             COUNT_KIND,
             None,
@@ -43,14 +42,14 @@ def cross_questions(ctx: FigureContext) -> None:
         )
     for name, kind in KINDS.items():
         if kind.mean_phrase:
-            _largest_mean(ctx, [p for p in panels if p["kind"] == name], kind)
+            _largest_mean(ctx, [p for p in panels if p.kind == name], kind)
     _same_trend(ctx, panels)
     for name, kind in KINDS.items():
         if kind.compares_fit:
-            _strongest_linear(ctx, [p for p in panels if p["kind"] == name], kind)
+            _strongest_linear(ctx, [p for p in panels if p.kind == name], kind)
 
 
-def _largest_mean(ctx: FigureContext, panels: list[dict[str, Any]], kind: PlotKind) -> None:
+def _largest_mean(ctx: FigureContext, panels: list[PanelRecord], kind: PlotKind) -> None:
     if len(panels) < 2:
         return
     stats = [kind.mean_and_span(p) for p in panels]
@@ -62,7 +61,7 @@ def _largest_mean(ctx: FigureContext, panels: list[dict[str, Any]], kind: PlotKi
     best, second = order[0], order[1]
     if means[best] - means[second] < MEAN_GAP * max(spans[best], spans[second]):
         return
-    evidence = [i for p in panels for i in ctx.element_ids(p["index"], "panel")]
+    evidence = [i for p in panels for i in ctx.element_ids(p.index, "panel")]
     ctx.ask(
         LARGEST_MEAN,
         None,
@@ -75,15 +74,15 @@ def _largest_mean(ctx: FigureContext, panels: list[dict[str, Any]], kind: PlotKi
     )
 
 
-def _same_trend(ctx: FigureContext, panels: list[dict[str, Any]]) -> None:
+def _same_trend(ctx: FigureContext, panels: list[PanelRecord]) -> None:
     trended = [
         (p, t)
         for p in panels
-        if (t := trends.panel_trend(p, KINDS[p["kind"]].point_sets(p))) is not None
-        and all(answerable.trend_visible(ctx, p, s.x, s.y) for s in KINDS[p["kind"]].point_sets(p))
+        if (t := trends.panel_trend(p, KINDS[p.kind].point_sets(p))) is not None
+        and all(answerable.trend_visible(ctx, p, s.x, s.y) for s in KINDS[p.kind].point_sets(p))
     ]
     for (a, trend_a), (b, trend_b) in zip(trended, trended[1:], strict=False):
-        evidence = ctx.element_ids(a["index"], "panel") + ctx.element_ids(b["index"], "panel")
+        evidence = ctx.element_ids(a.index, "panel") + ctx.element_ids(b.index, "panel")
         ctx.ask(
             SAME_TREND,
             None,
@@ -95,7 +94,7 @@ def _same_trend(ctx: FigureContext, panels: list[dict[str, Any]]) -> None:
         )
 
 
-def _strongest_linear(ctx: FigureContext, panels: list[dict[str, Any]], kind: PlotKind) -> None:
+def _strongest_linear(ctx: FigureContext, panels: list[PanelRecord], kind: PlotKind) -> None:
     fits = [
         (p, trends.display_fit(p, points.x, points.y)[2])
         for p in panels
@@ -109,7 +108,7 @@ def _strongest_linear(ctx: FigureContext, panels: list[dict[str, Any]], kind: Pl
     others = [v for i, v in enumerate(r2) if i != best]
     if r2[best] < trends.LINEAR_R2 or max(others) > r2[best] - R2_GAP:
         return
-    evidence = [i for p, _ in fits for i in ctx.element_ids(p["index"], "panel")]
+    evidence = [i for p, _ in fits for i in ctx.element_ids(p.index, "panel")]
     ctx.ask(
         STRONGEST_LINEAR,
         None,

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 from figgen.kinds import KINDS, noun
+from figgen.records import PanelRecord, Record
 from figgen.vqa.alt_text import figure_alt_text, panel_alt_text
 from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_describe import cross_panel_sentences
@@ -29,44 +30,47 @@ _NOTHING = "Nothing beyond its values stands out."
 """Level 3 of a panel whose kind states no shape (a pie, a table, bars with no clear leader)."""
 
 
-def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> list[str]:
+def _panel_level1(ctx: FigureContext, panel: PanelRecord) -> list[str]:
     out = [
-        f"{cap(ctx.location(panel))} is a {noun(panel['kind'])}"
-        + (f" titled {quoted(panel['title'])}." if panel.get("title") else " with no title.")
+        f"{cap(ctx.location(panel))} is a {noun(panel.kind)}"
+        + (f" titled {quoted(panel.title)}." if panel.title else " with no title.")
     ]
-    for axis in ("x", "y"):
-        label = panel.get(f"{axis}label")
-        scale = "logarithmic" if panel.get(f"{axis}scale") == "log" else "linear"
+    for axis, label, scale in (
+        ("x", panel.xlabel, panel.xscale),
+        ("y", panel.ylabel, panel.yscale),
+    ):
         named = f"labelled {quoted(label)}" if label else "unlabelled"
-        out.append(f"The {axis} axis is {named} and {scale}.")
-    style = panel.get("style", {})
+        out.append(
+            f"The {axis} axis is {named} and {'logarithmic' if scale == 'log' else 'linear'}."
+        )
+    style = panel.style
     if style.get("colorbar") and style.get("colorbar_label"):
         out.append(f"A colour bar is labelled {quoted(style['colorbar_label'])}.")
-    return out + KINDS[panel["kind"]].describe(ctx, panel, 1)
+    return out + KINDS[panel.kind].describe(ctx, panel, 1)
 
 
-def panel_trend_sentences(ctx: FigureContext, panel: dict[str, Any]) -> list[str]:
+def panel_trend_sentences(ctx: FigureContext, panel: PanelRecord) -> list[str]:
     """The Level 3 sentences of a panel: what its drawing shows, hedged to the evidence."""
-    return distinct(KINDS[panel["kind"]].describe(ctx, panel, 3))
+    return distinct(KINDS[panel.kind].describe(ctx, panel, 3))
 
 
 def _paragraph(sentences: list[str]) -> str:
     return " ".join(distinct(sentences))
 
 
-def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
+def describe_record(record: Record | dict[str, Any]) -> list[dict[str, Any]]:
     """Rows ``{figure_id, scope, panel, location, level, alt_text, text}``: figure, then panels."""
     ctx = figure_context(record)
     panels = ctx.panels
     rows: list[dict[str, Any]] = []
     figure_alt = figure_alt_text(panels, ctx.rows, ctx.cols)
 
-    def add(scope: str, panel: dict[str, Any] | None, level: int, text: str) -> None:
+    def add(scope: str, panel: PanelRecord | None, level: int, text: str) -> None:
         rows.append(
             {
                 "figure_id": ctx.figure_id,
                 "scope": scope,
-                "panel": panel["index"] if panel else None,
+                "panel": panel.index if panel else None,
                 "location": ctx.location(panel) if panel else None,
                 "level": level,
                 "alt_text": panel_alt_text(panel) if panel else figure_alt,
@@ -74,23 +78,23 @@ def describe_record(record: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
 
-    kinds = Counter(p["kind"] for p in panels)
+    kinds = Counter(p.kind for p in panels)
     inventory = join([count(kinds[k], noun(k)) for k in KINDS if kinds[k]])
     if len(panels) == 1:
-        opening = f"A figure with a single panel, a {noun(panels[0]['kind'])}."
+        opening = f"A figure with a single panel, a {noun(panels[0].kind)}."
     else:
         opening = (
             f"A figure with {len(panels)} panels in {count(ctx.rows, 'row')} and "
             f"{count(ctx.cols, 'column')}: {inventory}."
         )
-    titled = [f"{ctx.location(p)}: {quoted(p['title'])}" for p in panels if p.get("title")]
-    level2 = {p["index"]: distinct(KINDS[p["kind"]].describe(ctx, p, 2)) for p in panels}
-    level3 = {p["index"]: panel_trend_sentences(ctx, p) for p in panels}
+    titled = [f"{ctx.location(p)}: {quoted(p.title)}" for p in panels if p.title]
+    level2 = {p.index: distinct(KINDS[p.kind].describe(ctx, p, 2)) for p in panels}
+    level3 = {p.index: panel_trend_sentences(ctx, p) for p in panels}
     add("figure", None, 1, titles_within(opening, titled))
     add("figure", None, 2, figure_level2(ctx, level2))
     add("figure", None, 3, figure_level3(ctx, level3, cross_panel_sentences(ctx)) or _NOTHING)
     for p in panels:
         add("panel", p, 1, _paragraph(_panel_level1(ctx, p)))
-        add("panel", p, 2, _paragraph(level2[p["index"]]))
-        add("panel", p, 3, _paragraph(level3[p["index"]]) or _NOTHING)
+        add("panel", p, 2, _paragraph(level2[p.index]))
+        add("panel", p, 3, _paragraph(level3[p.index]) or _NOTHING)
     return rows

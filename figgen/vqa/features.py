@@ -44,10 +44,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
+from figgen.records import PanelRecord
 from figgen.vqa.measures import display
 
 PEAK_Z = 3.0
@@ -131,9 +131,9 @@ def stands_out(height: float, floor: float, tallest: float) -> bool:
     return rise >= PEAK_Z * math.sqrt(height + floor) and rise >= PEAK_DEPTH * tallest
 
 
-def bars(panel: dict[str, Any]) -> Bars:
+def bars(panel: PanelRecord) -> Bars:
     """The :class:`Bars` of a histogram panel."""
-    data = panel["data"]
+    data = panel.data
     counts = [int(c) for c in data["counts"]]
     edges = [float(e) for e in data["bin_edges"]]
     return _bars(tuple(counts), tuple(edges))
@@ -160,10 +160,10 @@ class Groups:
         return self.silhouette >= SEPARATE_SILHOUETTE
 
 
-def drawn_points(panel: dict[str, Any], aspect: float) -> np.ndarray | None:
+def drawn_points(panel: PanelRecord, aspect: float) -> np.ndarray | None:
     """A panel's finite points in display coordinates, scaled to its pixel shape (w = 1)."""
-    xs = display(panel["data"]["x"], panel.get("xscale", "linear"))
-    ys = display(panel["data"]["y"], panel.get("yscale", "linear"))
+    xs = display(panel.data["x"], panel.xscale)
+    ys = display(panel.data["y"], panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     points = np.column_stack([xs[keep], ys[keep]])
     span = np.ptp(points, 0) if len(points) else np.zeros(2)
@@ -173,7 +173,7 @@ def drawn_points(panel: dict[str, Any], aspect: float) -> np.ndarray | None:
     return scaled
 
 
-def groups(panel: dict[str, Any], aspect: float = 1.0) -> Groups | None:
+def groups(panel: PanelRecord, aspect: float = 1.0) -> Groups | None:
     """The drawn :class:`Groups` of a scatter panel, or None where the points form no groups."""
     points = drawn_points(panel, aspect)
     if points is None:

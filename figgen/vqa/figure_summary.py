@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from figgen.kinds import KINDS
 from figgen.kinds.contour import MAX_NAMED_PEAKS, PATCHY
+from figgen.records import PanelRecord
 from figgen.vqa import contour_trends, features, hedges
 from figgen.vqa.context import FigureContext
 from figgen.vqa.readout import spoken_number
@@ -57,9 +57,9 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def headline(ctx: FigureContext, panel: dict[str, Any]) -> str | None:
+def headline(ctx: FigureContext, panel: PanelRecord) -> str | None:
     """The one-word shape of a panel (a key of ``_HEADLINES``), or None for kinds without one."""
-    kind = panel["kind"]
+    kind = panel.kind
     if kind == "histogram":
         bars = len(features.bars(panel).peaks)
         return "peaks" if bars > 1 else "one peak" if bars == 1 else "no peak"
@@ -82,7 +82,7 @@ def headline(ctx: FigureContext, panel: dict[str, Any]) -> str | None:
     return ways.pop() if len(ways) == 1 else "mixed"
 
 
-def _named(ctx: FigureContext, panels: Sequence[dict[str, Any]], total: int) -> str:
+def _named(ctx: FigureContext, panels: Sequence[PanelRecord], total: int) -> str:
     if len(panels) == total:
         return f"All {count(total, 'panel')}" if total > 2 else "Both panels"
     if len(panels) <= LISTED:
@@ -92,7 +92,7 @@ def _named(ctx: FigureContext, panels: Sequence[dict[str, Any]], total: int) -> 
 
 def shape_sentences(ctx: FigureContext) -> list[str]:
     """What the panels' shapes share and where they differ, most common shape first."""
-    by_shape: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_shape: dict[str, list[PanelRecord]] = defaultdict(list)
     for panel in ctx.panels:
         if (shape := headline(ctx, panel)) is not None:
             by_shape[shape].append(panel)
@@ -109,7 +109,7 @@ def extreme_sentences(ctx: FigureContext) -> list[str]:
     """Which panel's values sit highest and lowest (means of panels on linear value axes)."""
     means = []
     for panel in ctx.panels:
-        found = KINDS[panel["kind"]].mean_and_span(panel)
+        found = KINDS[panel.kind].mean_and_span(panel)
         if found is not None and found[2] == "linear" and np.isfinite(found[0]):
             means.append((found[0], panel))
     if len(means) < 2:
@@ -151,7 +151,7 @@ def panel_blocks(ctx: FigureContext, per_panel: dict[int, list[str]]) -> list[st
             seen[clause.lower()] += 1
     out = []
     for panel in ctx.panels:
-        own = [c for c in clauses.get(panel["index"], []) if seen[c.lower()] == 1]
+        own = [c for c in clauses.get(panel.index, []) if seen[c.lower()] == 1]
         if own:
             out.append(_block(ctx.location(panel), own))
     shared = [c for c, n in seen.items() if n > 1]

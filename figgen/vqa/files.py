@@ -15,7 +15,7 @@ from typing import Any
 from figgen import __version__
 from figgen.errors import FiggenError
 from figgen.lock import folder_lock
-from figgen.record import parse_record
+from figgen.records import Record, read_record
 from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.describe import describe_record
@@ -135,7 +135,7 @@ def _write_qa(root: Path, paths: list[Path]) -> dict[str, Any]:
                 raise FiggenError(f"cannot read record {path}: {exc.strerror or exc}") from None
             texts = _read_part(parts / f"{path.stem}.jsonl", data, kinds)
             if texts is None:
-                texts = FigureTexts.of(parse_record(data, str(path)), kinds)
+                texts = FigureTexts.of(read_record(data, str(path)), kinds)
             else:
                 reused += 1
             for key in texts.keys:
@@ -167,7 +167,7 @@ class FigureTexts:
     keys: list[tuple[int, str, str]]
 
     @classmethod
-    def of(cls, record: dict[str, Any], kinds: tuple[str, ...] | None) -> FigureTexts:
+    def of(cls, record: Record, kinds: tuple[str, ...] | None) -> FigureTexts:
         items = questions_for_record(record, kinds=kinds)
         return cls(
             qa=[json.dumps(item.to_dict(), ensure_ascii=False) for item in items],
@@ -184,7 +184,7 @@ def figure_part(record_json: str, kinds: tuple[str, ...] | None) -> str:
     The questions come from the record as read back from ``record_json``, so they are the ones
     :func:`write_qa` would make from the file.
     """
-    texts = FigureTexts.of(parse_record(record_json, "the new record"), kinds)
+    texts = FigureTexts.of(read_record(record_json, "the new record"), kinds)
     header = {
         "record_sha256": hashlib.sha256(record_json.encode("utf-8")).hexdigest(),
         "figgen_version": __version__,

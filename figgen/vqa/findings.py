@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from figgen.records import PanelRecord
 from figgen.vqa.families import Family
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ class Finding:
 
 
 def ask_findings(
-    ctx: FigureContext, panel: dict[str, Any], findings: list[Finding], evidence: list[int]
+    ctx: FigureContext, panel: PanelRecord, findings: list[Finding], evidence: list[int]
 ) -> None:
     """Ask every finding about ``panel``, in order."""
     for found in findings:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from figgen.records import PanelRecord
 from figgen.vqa import trends
 from figgen.vqa.measures import display
 from figgen.vqa.trends import PointSet
@@ -67,10 +67,10 @@ class DrawnTrend:
         return None
 
 
-def drawn_trend(panel: dict[str, Any], points: PointSet) -> DrawnTrend | None:
+def drawn_trend(panel: PanelRecord, points: PointSet) -> DrawnTrend | None:
     """Pearson r and slope of a point set as drawn; None for fewer than 3 distinct points."""
-    xs = display(points.x, panel.get("xscale", "linear"))
-    ys = display(points.y, panel.get("yscale", "linear"))
+    xs = display(points.x, panel.xscale)
+    ys = display(points.y, panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     xs, ys = xs[keep], ys[keep]
     if len(xs) < 3 or np.ptp(xs) == 0 or np.ptp(ys) == 0:
@@ -81,7 +81,7 @@ def drawn_trend(panel: dict[str, Any], points: PointSet) -> DrawnTrend | None:
 
 
 def trend_clause(
-    panel: dict[str, Any],
+    panel: PanelRecord,
     points: PointSet,
     *,
     plural: bool,
@@ -98,7 +98,7 @@ def trend_clause(
     trend = drawn_trend(panel, points)
     strength = trend.strength if trend else None
     if trend is not None and strength in ("strong", "clear") and panel_span:
-        xs = display(points.x, panel.get("xscale", "linear"))
+        xs = display(points.x, panel.xscale)
         if abs(trend.slope) * float(np.ptp(xs[np.isfinite(xs)])) < SLIGHT * panel_span:
             steady = " but steadily" if strength == "strong" else ""
             return f"{'rise' if trend.rising else 'fall'}{s} slightly{steady}, staying nearly level"
@@ -120,12 +120,12 @@ def trend_clause(
 
 
 def _turn_clause(
-    panel: dict[str, Any], points: PointSet, *, plural: bool, say_x: Callable[[float], str]
+    panel: PanelRecord, points: PointSet, *, plural: bool, say_x: Callable[[float], str]
 ) -> str | None:
     """ "rises to a peak near x = 3 and falls again" (or a low), where one clean turn shows."""
     order = np.argsort(np.asarray(points.x, dtype=float), kind="stable")
     xs = np.asarray(points.x, dtype=float)[order]
-    ys = display(points.y, panel.get("yscale", "linear"))[order]
+    ys = display(points.y, panel.yscale)[order]
     finite = np.isfinite(ys)
     xs, ys = xs[finite], ys[finite]
     s = "" if plural else "s"
@@ -168,9 +168,9 @@ class Skew:
         return f"{degree} {side}-skewed, with a longer tail toward {tail} values"
 
 
-def histogram_skew(panel: dict[str, Any]) -> Skew | None:
+def histogram_skew(panel: PanelRecord) -> Skew | None:
     """The shape of the drawn bars, or None with fewer than 3 non-empty bins."""
-    data = panel["data"]
+    data = panel.data
     counts = data["counts"]
     if sum(c > 0 for c in counts) < 3:
         return None
@@ -189,12 +189,12 @@ _COMPASS = (
 )
 
 
-def field_direction(panel: dict[str, Any]) -> tuple[str, float] | None:
+def field_direction(panel: PanelRecord) -> tuple[str, float] | None:
     """(where the drawn field increases toward, R^2 of a fitted plane), or None if flat.
 
     The plane is fitted in the unit square of the drawn axes, as the eye compares them.
     """
-    z = np.asarray(panel["data"]["z"], dtype=float)
+    z = np.asarray(panel.data["z"], dtype=float)
     rows, cols = z.shape
     if rows < 2 or cols < 2 or np.ptp(z) == 0:
         return None
@@ -224,7 +224,7 @@ def distinct(sentences: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(s for s in sentences if s))
 
 
-def stacking_order(series: Sequence[dict[str, Any]], yscale: str) -> list[int] | None:
+def stacking_order(series: Sequence[PanelRecord], yscale: str) -> list[int] | None:
     """Indices of lines from top to bottom where they never cross (at every shared x), else
     None: one line staying above another is what a reader sees even in noise."""
     if len(series) < 2:
@@ -249,11 +249,11 @@ EVEN_MIN_POINTS = 36
 """Four points per cell of a 3 x 3 grid: fewer, and chance leaves cells empty."""
 
 
-def spreads_evenly(panel: dict[str, Any]) -> bool:
+def spreads_evenly(panel: PanelRecord) -> bool:
     """Whether a point cloud fills its drawn range evenly: counts in a 3 x 3 grid over the
     drawn x and y ranges pass a chi-square test of equal cells at p = 0.05."""
-    xs = display(panel["data"]["x"], panel.get("xscale", "linear"))
-    ys = display(panel["data"]["y"], panel.get("yscale", "linear"))
+    xs = display(panel.data["x"], panel.xscale)
+    ys = display(panel.data["y"], panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     xs, ys = xs[keep], ys[keep]
     if len(xs) < EVEN_MIN_POINTS or np.ptp(xs) == 0 or np.ptp(ys) == 0:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
+
+from figgen.record import Element
 
 
 def display(values: Sequence[float], scale: str) -> np.ndarray:
@@ -113,15 +114,15 @@ def tick_number(text: str) -> float | None:
     return factor * float(power.group(2)) ** int(power.group(3))
 
 
-def tick_values(elements: list[dict[str, Any]], axis: str) -> list[float] | None:
+def tick_values(elements: list[Element], axis: str) -> list[float] | None:
     """Tick label values along ``axis`` in drawn order (left to right, bottom to top)."""
     if not elements:
         return None
-    values = [tick_number(str(e.get("text", ""))) for e in elements]
+    values = [tick_number(e.text or "") for e in elements]
     if any(v is None for v in values):
         return None
     position = 0 if axis == "x" else 1
-    centres = [(e["bbox"][position] + e["bbox"][position + 2]) / 2 for e in elements]
+    centres = [(e.bbox[position] + e.bbox[position + 2]) / 2 for e in elements]
     order = sorted(range(len(values)), key=lambda i: centres[i], reverse=axis == "y")
     out: list[float] = []
     for i in order:  # styles that label both sides draw each value twice

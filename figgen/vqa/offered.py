@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from figgen.kinds import KINDS, default_mix
+from figgen.records import Record, as_record
 from figgen.vqa.context import FigureContext
 
 
@@ -15,11 +16,14 @@ def offered_kinds(weights: dict[str, float] | None = None) -> tuple[str, ...]:
     return tuple(name for name in KINDS if weights.get(name, 0.0) > 0)
 
 
-def figure_context(record: dict[str, Any], kinds: tuple[str, ...] | None = None) -> FigureContext:
+def figure_context(
+    record: Record | dict[str, Any], kinds: tuple[str, ...] | None = None
+) -> FigureContext:
     """The context of one record offering ``kinds`` (default: the default mix's); a record from
     a build with other weights offers the kinds it draws too, in registry order."""
     offered = offered_kinds() if kinds is None else kinds
-    drawn = {p["kind"] for p in record["panels"]}
+    record = as_record(record)
+    drawn = {p.kind for p in record.panels}
     if not drawn <= set(offered):
         offered = tuple(k for k in KINDS if k in offered or k in drawn)
     return FigureContext(record, offered)

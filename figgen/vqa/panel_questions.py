@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from figgen.kinds import KINDS
+from figgen.records import PanelRecord
 from figgen.vqa.colormaps import colormap_choices
 from figgen.vqa.context import FigureContext
 from figgen.vqa.families import (
@@ -22,13 +21,13 @@ from figgen.vqa.measures import tick_values
 ERROR_BAR_CHOICES = ["none", "x only", "y only", "x and y"]
 
 
-def panel_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
+def panel_questions(ctx: FigureContext, panel: PanelRecord) -> None:
     """Add the panel-scope Level 1 items for ``panel``."""
-    index, kind = panel["index"], KINDS[panel["kind"]]
+    index, kind = panel.index, KINDS[panel.kind]
     ctx.ask(
         PLOT_TYPE,
         panel,
-        panel["kind"],
+        panel.kind,
         choices=list(ctx.kinds),
         evidence=ctx.element_ids(index, "panel"),
     )
@@ -58,24 +57,24 @@ def panel_questions(ctx: FigureContext, panel: dict[str, Any]) -> None:
         _tick_question(ctx, panel, axis)
 
 
-def _colormap_question(ctx: FigureContext, panel: dict[str, Any], name: str | None) -> None:
+def _colormap_question(ctx: FigureContext, panel: PanelRecord, name: str | None) -> None:
     if not name:
         return
     choices = colormap_choices(name)
     if choices is None:
         return
-    evidence = ctx.element_ids(panel["index"], "colorbar", "point", "contour_level")
+    evidence = ctx.element_ids(panel.index, "colorbar", "point", "contour_level")
     ctx.ask(COLORMAP, panel, name, choices=choices, evidence=evidence)
 
 
-def _tick_question(ctx: FigureContext, panel: dict[str, Any], axis: str) -> None:
-    index = panel["index"]
-    offsets = [e for e in ctx.elements(index, "offset_text") if e.get("axis") in (axis, None)]
+def _tick_question(ctx: FigureContext, panel: PanelRecord, axis: str) -> None:
+    index = panel.index
+    offsets = [e for e in ctx.elements(index, "offset_text") if e.axis in (axis, None)]
     if offsets:
         return
     labels = ctx.elements(index, f"{axis}tick_label")
     values = tick_values(labels, axis)
     if not values:
         return
-    evidence = [int(e["id"]) for e in labels]
+    evidence = [int(e.id) for e in labels]
     ctx.ask(TICK_VALUES, panel, values, answer_key=f"{axis}_ticks", evidence=evidence, axis=axis)

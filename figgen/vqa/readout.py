@@ -14,8 +14,9 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from figgen.records import PanelRecord
 from figgen.vqa.measures import tick_values
 from figgen.vqa.spoken import spoken
 
@@ -100,7 +101,7 @@ def resolution_for(step: float) -> float:
 
 def axis_reading(
     ctx: FigureContext | None,
-    panel: dict[str, Any],
+    panel: PanelRecord,
     axis: str,
     values: Sequence[float],
     *,
@@ -120,10 +121,10 @@ def axis_reading(
     return AxisReading(resolution_for(step), unit)
 
 
-def _tick_step(ctx: FigureContext | None, panel: dict[str, Any], axis: str) -> float | None:
-    if ctx is None or ctx.elements(panel["index"], "offset_text"):
+def _tick_step(ctx: FigureContext | None, panel: PanelRecord, axis: str) -> float | None:
+    if ctx is None or ctx.elements(panel.index, "offset_text"):
         return None  # an offset or a "x 10^n" factor: the labels are not the values
-    ticks = tick_values(ctx.elements(panel["index"], f"{axis}tick_label"), axis)
+    ticks = tick_values(ctx.elements(panel.index, f"{axis}tick_label"), axis)
     if not ticks or len(ticks) < 2:
         return None
     steps = [abs(b - a) for a, b in zip(ticks, ticks[1:], strict=False) if b != a]

@@ -7,26 +7,26 @@ colour is inverted after drawing), so the stored hex is the colour a reader sees
 from __future__ import annotations
 
 import math
-from typing import Any
 
+from figgen.records import PanelRecord
 from figgen.vqa.colors import color_matches, color_name
 from figgen.vqa.spoken import spoken
 
 
-def series_colors(panel: dict[str, Any]) -> list[str | None]:
+def series_colors(panel: PanelRecord) -> list[str | None]:
     """Plain colour name of each line, None where the name is doubtful."""
     names: list[str | None] = []
-    for series in panel["data"].get("series", []):
+    for series in panel.data.get("series", []):
         color = series.get("color")
         names.append(color_name(color) if color else None)
     return names
 
 
-def colour_words(panel: dict[str, Any]) -> list[str | None]:
+def colour_words(panel: PanelRecord) -> list[str | None]:
     """The colour word of each line that names it alone: its plain name, where no other line
     of the panel could be called by the same word (:func:`figgen.vqa.colors.color_matches`);
     else None."""
-    colors = [s.get("color") for s in panel["data"].get("series", [])]
+    colors = [s.get("color") for s in panel.data.get("series", [])]
     words: list[str | None] = []
     for i, (color, name) in enumerate(zip(colors, series_colors(panel), strict=True)):
         shared = name is None or any(
@@ -37,17 +37,17 @@ def colour_words(panel: dict[str, Any]) -> list[str | None]:
     return words
 
 
-def series_names(panel: dict[str, Any]) -> list[str | None]:
+def series_names(panel: PanelRecord) -> list[str | None]:
     """A noun phrase naming each line ("the line labelled "a"", "the red line"), or None.
 
     Legend labels win where a legend is drawn and the labels are distinct; otherwise a colour
     word that no other line of the panel could be called by (:func:`colour_words`).
     """
-    series = panel["data"].get("series", [])
+    series = panel.data.get("series", [])
     if len(series) == 1:
         return ["the line"]
     labels = [s.get("label") for s in series]
-    if panel.get("style", {}).get("legend") and all(labels) and len(set(labels)) == len(labels):
+    if panel.style.get("legend") and all(labels) and len(set(labels)) == len(labels):
         return [f'the line labelled "{label}" in the legend' for label in labels]
     return [f"the {name} line" if name is not None else None for name in colour_words(panel)]
 
@@ -56,17 +56,17 @@ LINESTYLE_WORDS = {"-": "solid", "--": "dashed", "-.": "dash-dotted", ":": "dott
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
-def _heights(panel: dict[str, Any], edge: int) -> list[float]:
+def _heights(panel: PanelRecord, edge: int) -> list[float]:
     """Each line's drawn height at its leftmost (``edge`` 0) or rightmost (-1) point."""
-    log = panel.get("yscale") == "log"
+    log = panel.yscale == "log"
     out = []
-    for s in panel["data"]["series"]:
+    for s in panel.data["series"]:
         y = float(sorted(zip(s["x"], s["y"], strict=True))[edge][1])
         out.append(math.log10(y) if log and y > 0 else y)
     return out
 
 
-def _position_names(panel: dict[str, Any]) -> list[str]:
+def _position_names(panel: PanelRecord) -> list[str]:
     """ "the top line at the left edge", ...: the right edge where lines start too close."""
     left, right = _heights(panel, 0), _heights(panel, -1)
     span = max(left + right) - min(left + right)
@@ -85,18 +85,18 @@ def _position_names(panel: dict[str, Any]) -> list[str]:
     return names
 
 
-def described_names(panel: dict[str, Any]) -> list[str]:
+def described_names(panel: PanelRecord) -> list[str]:
     """A distinct noun phrase for every line, as a sighted reader would point at it.
 
     Its legend label where a legend shows distinct labels; else its colour name, with the
     line style where two lines share a colour; else its height at the left (or right) edge
     ("the top line at the left edge"). One scheme per panel, so names never collide.
     """
-    series = panel["data"].get("series", [])
+    series = panel.data.get("series", [])
     if len(series) == 1:
         return ["the line"]
     labels = [s.get("label") for s in series]
-    if panel.get("style", {}).get("legend") and all(labels) and len(set(labels)) == len(labels):
+    if panel.style.get("legend") and all(labels) and len(set(labels)) == len(labels):
         return [f'the line labelled "{spoken(str(label))}"' for label in labels]
     colors = series_colors(panel)
     if all(colors):

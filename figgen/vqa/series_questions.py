@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 from typing import TYPE_CHECKING, Any
 
+from figgen.records import PanelRecord
 from figgen.vqa import answerable, trends
 from figgen.vqa.families import (
     LINEARITY,
@@ -34,16 +35,16 @@ def _extreme_marks(ctx: FigureContext, evidence: list[int], pick: Any) -> list[i
     """The marks among ``evidence`` holding the ``pick`` (min or max) y value; all of
     ``evidence`` when none of it is a mark with a value (a line drawn without markers)."""
     wanted = set(evidence)
-    marks = [e for e in ctx.record["elements"] if e["id"] in wanted and e.get("value")]
+    marks = [(e.id, e.value[1]) for e in ctx.record.elements if e.id in wanted and e.value]
     if not marks:
         return evidence
-    extreme = pick(float(e["value"][1]) for e in marks)
-    return [int(e["id"]) for e in marks if float(e["value"][1]) == extreme]
+    extreme = pick(float(y) for _, y in marks)
+    return [i for i, y in marks if float(y) == extreme]
 
 
 def stats_questions(
     ctx: FigureContext,
-    panel: dict[str, Any],
+    panel: PanelRecord,
     what: str,
     ys: list[float],
     evidence: list[int],
@@ -72,14 +73,14 @@ def stats_questions(
             round_sig(value),
             evidence=extremes.get(family.name, evidence),
             span=span,
-            scale=panel.get("yscale", "linear"),
+            scale=panel.yscale,
             what=what,
         )
 
 
 def range_question(
     ctx: FigureContext,
-    panel: dict[str, Any],
+    panel: PanelRecord,
     what: str,
     low: float,
     high: float,
@@ -98,14 +99,14 @@ def range_question(
 
 def shape_questions(
     ctx: FigureContext,
-    panel: dict[str, Any],
+    panel: PanelRecord,
     points: PointSet,
     name: str,
     evidence: list[int],
 ) -> None:
     """Linearity of one point set and, where it is clearly linear, its trend."""
-    xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
-    verdict = trends.linearity(points.x, points.y, panel["distribution"], xscale, yscale)
+    xscale, yscale = panel.xscale, panel.yscale
+    verdict = trends.linearity(points.x, points.y, panel.distribution, xscale, yscale)
     if verdict is None:
         return
     ctx.ask(LINEARITY, panel, verdict, choices=LINEARITY_CHOICES, evidence=evidence, name=name)

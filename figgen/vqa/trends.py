@@ -1,7 +1,7 @@
 """Level 3 verdicts: the generating distribution's answer, given only where the drawing agrees.
 
-Every verdict starts from how the data were generated (``panel["distribution"]`` and
-``panel["params"]``) and is returned only when the drawn data make it visually unambiguous;
+Every verdict starts from how the data were generated (``panel.distribution`` and
+``panel.params``) and is returned only when the drawn data make it visually unambiguous;
 otherwise the function returns None and no question is asked. Points are judged in display
 coordinates (log10 of the values on a log axis): the generator draws its relations in those
 coordinates (``in_log10_x``, ``log_y_mapped``), and they are what a reader sees. The rules:
@@ -47,6 +47,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from figgen.records import PanelRecord
 from figgen.vqa import features
 from figgen.vqa.measures import count_peaks, display, linear_fit
 
@@ -89,11 +90,11 @@ def linearity(
 
 
 def display_fit(
-    panel: dict[str, Any], x: Sequence[float], y: Sequence[float]
+    panel: PanelRecord, x: Sequence[float], y: Sequence[float]
 ) -> tuple[float, float, float]:
     """:func:`linear_fit` of points in the panel's display coordinates."""
-    xs = display(x, panel.get("xscale", "linear"))
-    ys = display(y, panel.get("yscale", "linear"))
+    xs = display(x, panel.xscale)
+    ys = display(y, panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     return linear_fit(xs[keep], ys[keep])
 
@@ -107,15 +108,15 @@ class PointSet:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-def series_trend(panel: dict[str, Any], points: PointSet) -> Trend | None:
+def series_trend(panel: PanelRecord, points: PointSet) -> Trend | None:
     """Whether one drawn point set rises or falls, where it is clearly linear.
 
     The direction is the sign of the generating slope (``params["slope"]``; a log axis keeps
     it: the generator maps values onto decades monotonically) and must match the fit of the
     drawn points.
     """
-    xscale, yscale = panel.get("xscale", "linear"), panel.get("yscale", "linear")
-    if linearity(points.x, points.y, panel["distribution"], xscale, yscale) != "linear":
+    xscale, yscale = panel.xscale, panel.yscale
+    if linearity(points.x, points.y, panel.distribution, xscale, yscale) != "linear":
         return None
     slope = points.params.get("slope")
     drawn = display_fit(panel, points.x, points.y)[0]
@@ -124,7 +125,7 @@ def series_trend(panel: dict[str, Any], points: PointSet) -> Trend | None:
     return "increasing" if slope > 0 else "decreasing"
 
 
-def panel_trend(panel: dict[str, Any], point_sets: Sequence[PointSet]) -> Trend | None:
+def panel_trend(panel: PanelRecord, point_sets: Sequence[PointSet]) -> Trend | None:
     """The common direction of every linear relation of a panel's point sets, or None."""
     directions = {series_trend(panel, points) for points in point_sets}
     if len(directions) != 1:
@@ -132,10 +133,8 @@ def panel_trend(panel: dict[str, Any], point_sets: Sequence[PointSet]) -> Trend 
     return directions.pop()
 
 
-def linear_axes(panel: dict[str, Any]) -> bool:
-    return bool(
-        panel.get("xscale", "linear") == "linear" and panel.get("yscale", "linear") == "linear"
-    )
+def linear_axes(panel: PanelRecord) -> bool:
+    return panel.xscale == "linear" and panel.yscale == "linear"
 
 
 def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:
@@ -150,9 +149,9 @@ def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:
     return float(np.average((centres - mean) ** 3, weights=w) / var**1.5)
 
 
-def generating_symmetry(panel: dict[str, Any]) -> Symmetry | None:
+def generating_symmetry(panel: PanelRecord) -> Symmetry | None:
     """What the generator's density looks like: symmetric, a rising or a falling ramp."""
-    distribution, params = panel["distribution"], panel.get("params", {})
+    distribution, params = panel.distribution, panel.params
     if distribution == "random":
         return "symmetric"
     if distribution == "linear":
@@ -167,9 +166,9 @@ def generating_symmetry(panel: dict[str, Any]) -> Symmetry | None:
     return None
 
 
-def symmetry(panel: dict[str, Any]) -> Symmetry | None:
+def symmetry(panel: PanelRecord) -> Symmetry | None:
     """The symmetry verdict for a histogram panel, or None where it is doubtful."""
-    data = panel["data"]
+    data = panel.data
     counts = data["counts"]
     filled = sum(c > 0 for c in counts)
     if (
@@ -201,12 +200,12 @@ def gaussian_mixture(params: dict[str, Any]) -> tuple[list[float], list[float], 
     return [float(m) for m in means], [float(s) for s in stds], [float(w) for w in weights]
 
 
-def n_modes(panel: dict[str, Any]) -> int | None:
+def n_modes(panel: PanelRecord) -> int | None:
     """The number of modes of a Gaussian-mixture histogram, or None where it is doubtful."""
-    data = panel["data"]
-    if panel["distribution"] != "gmm" or not linear_axes(panel):
+    data = panel.data
+    if panel.distribution != "gmm" or not linear_axes(panel):
         return None
-    mixture = gaussian_mixture(panel.get("params", {}))
+    mixture = gaussian_mixture(panel.params)
     counts = np.asarray(data["counts"], dtype=float)
     filled = int((counts > 0).sum())
     if (
@@ -240,7 +239,7 @@ def cluster_centres(params: dict[str, Any]) -> list[tuple[float, float]] | None:
 
 
 def separated_mixture(
-    panel: dict[str, Any],
+    panel: PanelRecord,
     aspect: float = 1.0,
     *,
     min_points: int = MIN_CLUSTER_POINTS,
@@ -254,14 +253,14 @@ def separated_mixture(
     their RMS radii apart; distances are judged as seen (``aspect``: the drawn panel's
     height / width in pixels).
     """
-    if panel["kind"] != "scatter" or panel.get("distribution") != "gmm":
+    if panel.kind != "scatter" or panel.distribution != "gmm":
         return None
     if not linear_axes(panel):
         return None
-    centres = cluster_centres(panel.get("params", {}))
+    centres = cluster_centres(panel.params)
     if centres is None:
         return None
-    points = np.column_stack([panel["data"]["x"], panel["data"]["y"]]).astype(float)
+    points = np.column_stack([panel.data["x"], panel.data["y"]]).astype(float)
     low, span = points.min(0), np.ptp(points, 0)
     if np.any(span == 0):
         return None
@@ -282,7 +281,7 @@ def separated_mixture(
     return len(c)
 
 
-def n_clusters(panel: dict[str, Any], aspect: float = 1.0) -> int | None:
+def n_clusters(panel: PanelRecord, aspect: float = 1.0) -> int | None:
     """The number of clusters of a Gaussian-mixture scatter panel, or None where doubtful:
     the components stand apart (:func:`separated_mixture`) and the drawn points split into
     as many groups (``aspect``: the drawn panel's height / width in pixels)."""

@@ -17,6 +17,7 @@ from figgen.eval.dataset import load_dataset
 from figgen.eval.evidence import evidence_target
 from figgen.eval.grounding import with_mode
 from figgen.eval.grounding_report import location_scores
+from figgen.records import Record
 from figgen.vqa.item import QAItem
 
 from .fake_server import FakeServer, Request, Response, chat_reply, error, request_parts
@@ -47,8 +48,11 @@ def _item(evidence: list[int]) -> QAItem:
 
 
 def test_evidence_regions_and_points_from_elements() -> None:
-    record: dict[str, Any] = {
-        "image": {"width": 200, "height": 100},
+    stored: dict[str, Any] = {
+        "id": "fig-000000",
+        "image": {"file": "figures/fig-000000.png", "width": 200, "height": 100},
+        "layout": {"n_panels": 1, "rows": 1, "cols": 1, "arrangement": "horizontal"},
+        "panels": [],
         "elements": [
             {"id": 1, "kind": "panel", "panel": 0, "bbox": [10, 10, 110, 90]},
             {"id": 2, "kind": "title", "panel": 0, "bbox": [30, 0, 90, 8]},
@@ -60,6 +64,7 @@ def test_evidence_regions_and_points_from_elements() -> None:
             {"id": 8, "kind": "xtick_label", "panel": 0, "bbox": [100, 92, 106, 99]},
         ],
     }
+    record = Record.from_dict(stored)
     series = evidence_target(record, _item([3, 4, 5]))
     assert series is not None
     assert series.boxes == ((20.0, 30.0, 64.0, 54.0),)  # the series' marks as one region

@@ -14,6 +14,38 @@ from typing import Any
 from figgen.vqa.item import QAItem
 
 KINDS = ("line", "histogram", "scatter", "contour")
+DATA: dict[str, dict[str, Any]] = {
+    "line": {
+        "series": [
+            {
+                "x": [1, 2, 3],
+                "y": [2, 4, 6],
+                "xerr": None,
+                "yerr": None,
+                "color": "#1f77b4",
+                "label": None,
+                "linestyle": "-",
+            }
+        ]
+    },
+    "histogram": {
+        "samples": [1.0, 2.0, 2.5],
+        "bin_edges": [0.0, 2.0, 4.0],
+        "counts": [1, 2],
+        "orientation": "vertical",
+        "errors": None,
+    },
+    "scatter": {"x": [1, 2, 3], "y": [3, 1, 2], "c": None, "xerr": None, "yerr": None},
+    "contour": {
+        "x": [0.0, 1.0],
+        "y": [0.0, 1.0],
+        "z": [[0.0, 1.0], [1.0, 2.0]],
+        "levels": [0.5, 1.5],
+        "samples_x": None,
+        "samples_y": None,
+    },
+}
+"""Each kind's ``data`` as its kind stores it (every field, so a typed read writes it back)."""
 
 
 def hand_record(index: int) -> dict[str, Any]:
@@ -28,7 +60,7 @@ def hand_record(index: int) -> dict[str, Any]:
             "kind": KINDS[(index + p) % 4],
             "distribution": "linear",
             "params": {"slope": 1.5 + p},
-            "data": {"x": [1, 2, 3]},
+            "data": DATA[KINDS[(index + p) % 4]],
             "title": f"Panel {p} of $x^{p}$",
             "xlabel": "time",
             "ylabel": None,
@@ -74,6 +106,7 @@ def hand_record(index: int) -> dict[str, Any]:
             "dpi": 100,
             "width_in": width / 100,
             "height_in": 2.0,
+            "panel_aspect": 1.0,
         },
         "layout": {"n_panels": n_panels, "rows": 1, "cols": n_panels, "arrangement": "horizontal"},
         "style": {},

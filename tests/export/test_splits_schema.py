@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from figgen.errors import FiggenError
 from figgen.export.schema import FIGURE_FEATURES, QA_FEATURES, figure_row, item_from_qa_row, qa_row
 from figgen.export.splits import SPLITS, SplitFractions, assign_splits, split_of
+from figgen.records import Record
 from figgen.vqa.item import QAItem
 from tests.export.fixtures import hand_items, hand_record
 
@@ -59,7 +60,7 @@ def test_bad_split_fractions_are_one_line_errors(text: str) -> None:
 
 def test_figure_row_keeps_layout_elements_and_panels() -> None:
     record = hand_record(4)
-    row = figure_row(record, b"png")
+    row = figure_row(Record.from_dict(record), b"png")
     assert row["figure_id"] == "fig-000004"
     assert (row["n_panels"], row["rows"], row["cols"]) == (2, 1, 2)
     assert json.loads(row["panels"]) == record["panels"]

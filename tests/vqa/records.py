@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
 from typing import Any
 
 import numpy as np
+
+import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
+from figgen.records import PANEL_DATA, PanelRecord
 
 
 def line_panel(
@@ -271,3 +275,22 @@ def composed_records(config: Any, seed: int, n: int) -> list[dict[str, Any]]:
         )
         for i in range(n)
     ]
+
+
+def typed(panel: dict[str, Any]) -> PanelRecord:
+    """A panel dict as tests write it (often partial) read the way the library reads a stored
+    panel: missing panel fields take neutral values, missing data lists are empty."""
+    full = {
+        **{"index": 0, "row": 0, "col": 0, "distribution": "random", "params": {}},
+        **{"title": None, "xlabel": None, "ylabel": None, "style": {}},
+        **{"xscale": "linear", "yscale": "linear"},
+        **panel,
+    }
+    data = full.get("data", {})
+    required = [
+        f.name
+        for f in fields(PANEL_DATA[full["kind"]])
+        if f.default is MISSING and f.default_factory is MISSING
+    ]
+    full["data"] = {**{name: [] for name in required}, **data}
+    return PanelRecord.from_dict(full)

@@ -11,6 +11,7 @@ import pytest
 from records import histogram_panel, line_panel, make_record
 
 from benchmarks.audit_answerable import drawn_peaks as traced_peaks
+from figgen.records import Record
 from figgen.vqa import QAItem, questions_for_record
 from figgen.vqa.answerable import VERTEX_GAP_SHARE
 from figgen.vqa.context import NEAR_ZERO_SHARE, FigureContext
@@ -121,11 +122,12 @@ def test_hist_mean_is_withheld_where_the_binned_mean_misses() -> None:
 
 def test_relative_metrics_must_be_asked_with_the_axis_span() -> None:
     record = make_record([line_panel(np.random.default_rng(0))], 1, 1)
-    ctx = FigureContext(record)
+    ctx = FigureContext(Record.from_dict(record))
+    panel = ctx.record.panels[0]
     with pytest.raises(ValueError, match="span"):
-        ctx.ask(MEAN_Y, record["panels"][0], 1.0, what="the points")
-    ctx.ask(MEAN_Y, record["panels"][0], 0.5, span=10.0, what="the points")
-    ctx.ask(MEAN_Y, record["panels"][0], 0.5, span=10.0, scale="log", what="the points")
+        ctx.ask(MEAN_Y, panel, 1.0, what="the points")
+    ctx.ask(MEAN_Y, panel, 0.5, span=10.0, what="the points")
+    ctx.ask(MEAN_Y, panel, 0.5, span=10.0, scale="log", what="the points")
     assert len(ctx.items) == 1  # 0.5 of a span of 10 is near zero on a linear axis only
 
 

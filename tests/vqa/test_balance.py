@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,14 +18,16 @@ from figgen.vqa.balance import (
     stratum,
 )
 
-RECORD = {"id": "fig-000007", "seed": 3, "index": 7}
+RECORD = SimpleNamespace(seed=3, index=7)
 
 
 def test_keep_draws_are_fixed_by_seed_figure_family_and_slot() -> None:
     slots = [f"{p}-x_scale-0" for p in range(200)]
     first = [keep_item(RECORD, "axis_scale", "linear", s) for s in slots]
-    assert first == [keep_item(dict(RECORD), "axis_scale", "linear", s) for s in slots]
-    other_seed = {**RECORD, "seed": 4}
+    assert first == [
+        keep_item(SimpleNamespace(seed=3, index=7), "axis_scale", "linear", s) for s in slots
+    ]
+    other_seed = SimpleNamespace(seed=4, index=7)
     assert first != [keep_item(other_seed, "axis_scale", "linear", s) for s in slots]
     # classes not listed, and families not balanced, are always kept
     assert all(keep_item(RECORD, "axis_scale", "logarithmic", s) for s in slots)
@@ -39,7 +42,7 @@ def test_kept_share_is_the_listed_probability(family: str, kind: str, answer: st
     p = (KEEP.get(f"{family}/{kind}") or KEEP[family])[answer]
     n = 20_000
     kept = sum(
-        keep_item({"seed": 0, "index": i // 10}, family, answer, str(i % 10), kind)
+        keep_item(SimpleNamespace(seed=0, index=i // 10), family, answer, str(i % 10), kind)
         for i in range(n)
     )
     assert abs(kept / n - p) < 4 * math.sqrt(p * (1 - p) / n)

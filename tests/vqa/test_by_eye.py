@@ -8,10 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from records import line_panel, make_record, scatter_panel
+from records import line_panel, make_record, scatter_panel, typed
 
 from benchmarks.audit_answerable import covered_share
 from figgen.discs import disc_overlaps
+from figgen.records import PanelRecord, Record
 from figgen.vqa import QAItem, questions_for_record
 from figgen.vqa.answerable import (
     MAX_MARKER_OVERLAP,
@@ -23,6 +24,11 @@ from figgen.vqa.context import FigureContext
 from figgen.vqa.series import colour_words
 
 LINE_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
+
+
+def _first_panel(record: dict[str, Any]) -> tuple[FigureContext, PanelRecord]:
+    ctx = FigureContext(Record.from_dict(record))
+    return ctx, ctx.record.panels[0]
 
 
 def family(items: list[QAItem], name: str) -> list[QAItem]:
@@ -49,7 +55,7 @@ def _with_legend(record: dict[str, Any], handle: float | None) -> dict[str, Any]
 
 def test_look_alike_lines_of_one_style_get_no_question_naming_them() -> None:
     record = _with_legend(make_record([_two_lines(("#864444", "#8f4156"))], 1, 1), 20.0)
-    assert look_alike_lines(FigureContext(record), record["panels"][0]) == {0, 1}
+    assert look_alike_lines(*_first_panel(record)) == {0, 1}
     items = questions_for_record(record)
     assert not [item for item in items if item.family in LINE_FAMILIES]
     assert family(items, "n_lines")  # the panel is still asked about as a whole
@@ -60,26 +66,26 @@ def test_a_dash_pattern_tells_look_alikes_apart_only_where_the_legend_shows_it()
     # dash-dot at line width 2: (6.4 + 1.6 + 1 + 1.6) * 2 = 21.2 pt a period; 1.5 of them is 31.8
     short = _with_legend(make_record([panel], 1, 1), 16.0)  # matplotlib's 2 x 8 pt font
     long = _with_legend(make_record([panel], 1, 1), 32.0)
-    assert look_alike_lines(FigureContext(short), short["panels"][0]) == {0, 1}
-    assert look_alike_lines(FigureContext(long), long["panels"][0]) == set()
+    assert look_alike_lines(*_first_panel(short)) == {0, 1}
+    assert look_alike_lines(*_first_panel(long)) == set()
     # a record written before legends recorded their samples drew matplotlib's 2 font sizes
     old = _with_legend(make_record([panel], 1, 1), None)
-    assert look_alike_lines(FigureContext(old), old["panels"][0]) == {0, 1}
+    assert look_alike_lines(*_first_panel(old)) == {0, 1}
     assert any(item.family == "mean_y" for item in questions_for_record(long))
 
 
 def test_far_colours_are_never_look_alike() -> None:
     record = _with_legend(make_record([_two_lines(("#d62728", "#1f77b4"))], 1, 1), 16.0)
-    assert look_alike_lines(FigureContext(record), record["panels"][0]) == set()
+    assert look_alike_lines(*_first_panel(record)) == set()
 
 
 def test_colour_words_only_where_no_other_line_matches_the_word() -> None:
     rng = np.random.default_rng(1)
     # "#5f53a5" is named purple; "#4b4a97" has no sure name but could be called purple
     clash = line_panel(rng, colors=("#5f53a5", "#4b4a97"))
-    assert colour_words(clash) == [None, None]
+    assert colour_words(typed(clash)) == [None, None]
     plain = line_panel(rng, colors=("#d62728", "#1f77b4"))
-    assert colour_words(plain) == ["red", "blue"]
+    assert colour_words(typed(plain)) == ["red", "blue"]
     items = questions_for_record(make_record([clash], 1, 1))
     assert not [item for item in items if "purple" in item.question]
 
@@ -137,10 +143,10 @@ def test_a_trend_of_a_few_pixels_is_not_asked() -> None:
         {"slope": 8.0, "intercept": 5.0, "noise": 0.0},
     ]
     record = make_record([panel], 1, 1)
-    ctx = FigureContext(record)
+    ctx = FigureContext(Record.from_dict(record))
     # the plot box is 130 px tall; the drawn y values span 5..85 at 1/1.1 of it
     per_unit = 130 / 1.1 / (85 - 5)
-    assert trend_pixels(ctx, record["panels"][0], flat["x"], flat["y"]) == pytest.approx(
+    assert trend_pixels(ctx, ctx.record.panels[0], flat["x"], flat["y"]) == pytest.approx(
         0.2 * per_unit, rel=0.01
     )
     assert 0.2 * per_unit < MIN_TREND_PX <= 80 * per_unit

@@ -14,6 +14,7 @@ from figgen.kinds import KINDS
 from figgen.kinds.base import COLORMAPS
 from figgen.vqa.colormaps import CHOICE_GROUPS, MIN_DIFFERENCE, colormap_choices
 from figgen.vqa.colormaps import colormap_difference as difference
+from tests.vqa.records import typed
 
 
 def test_groups_partition_the_generators_pool_into_clearly_different_maps() -> None:
@@ -32,7 +33,7 @@ def _offered_and_right(figures: int) -> tuple[Counter[str], Counter[str]]:
     for index in range(figures):
         spec = sample_figure(config, 3, index).to_dict()
         for panel in spec["panels"]:
-            name = KINDS[panel["kind"]].shown_colormap(panel)
+            name = KINDS[panel["kind"]].shown_colormap(typed(panel))
             choices = colormap_choices(name) if name else None
             if choices:
                 offered.update(choices)

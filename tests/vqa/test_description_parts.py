@@ -19,7 +19,7 @@ from figgen.vqa.readout import (
     spoken_number,
 )
 from figgen.vqa.series import described_names
-from tests.vqa.records import line_panel
+from tests.vqa.records import line_panel, typed
 
 
 def _lines(colors: tuple[str, ...], styles: tuple[str, ...], *, legend: bool = False) -> dict:
@@ -32,7 +32,7 @@ def _lines(colors: tuple[str, ...], styles: tuple[str, ...], *, legend: bool = F
 def test_legend_labels_name_lines_first_and_are_spoken() -> None:
     panel = _lines(("#1f77b4", "#1f77b4"), ("-", "-"), legend=True)
     panel["data"]["series"][0]["label"] = r"$\alpha_1$"
-    assert described_names(panel) == [
+    assert described_names(typed(panel)) == [
         'the line labelled "alpha sub 1"',
         'the line labelled "series 1"',
     ]
@@ -40,7 +40,7 @@ def test_legend_labels_name_lines_first_and_are_spoken() -> None:
 
 def test_same_colour_lines_are_told_apart_by_line_style() -> None:
     panel = _lines(("#d62728", "#d62728", "#1f77b4"), ("-", "--", ":"))
-    assert described_names(panel) == [
+    assert described_names(typed(panel)) == [
         "the solid red line",
         "the dashed red line",
         "the dotted blue line",
@@ -52,7 +52,7 @@ def test_indistinct_lines_are_named_by_their_height_at_the_left_edge() -> None:
     third = panel["data"]["series"][2]
     third["y"] = [v + 15 for v in third["y"]]  # the same relation as the first, drawn higher
     starts = [s["y"][0] for s in panel["data"]["series"]]
-    names = described_names(panel)
+    names = described_names(typed(panel))
     assert len(set(names)) == 3
     top, bottom = int(np.argmax(starts)), int(np.argmin(starts))
     assert names[top] == "the top line at the left edge"
@@ -65,7 +65,7 @@ def test_lines_starting_together_are_named_at_the_right_edge() -> None:
     first, second = panel["data"]["series"]
     second["y"][0] = first["y"][0]  # they start at one point, apart at the end
     higher_at_end = int(second["y"][-1] > first["y"][-1])
-    names = described_names(panel)
+    names = described_names(typed(panel))
     assert names[higher_at_end] == "the top line at the right edge"
 
 
@@ -82,11 +82,12 @@ def test_values_are_rounded_one_digit_finer_than_the_ticks(
 
 
 def test_tick_spacing_comes_from_the_drawn_tick_labels() -> None:
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from tests.vqa.records import make_record
 
-    record = make_record([line_panel(np.random.default_rng(0))], 1, 1)
-    panel = record["panels"][0]
+    record = Record.from_dict(make_record([line_panel(np.random.default_rng(0))], 1, 1))
+    panel = record.panels[0]
     reading = axis_reading(FigureContext(record), panel, "x", [0.0, 10.0])  # ticks 0, 5, 10
     assert reading.resolution == 0.1
     assert axis_reading(None, panel, "x", [0.0, 0.9]).resolution == 0.01  # 1-2-5 step 0.2
@@ -116,9 +117,9 @@ def test_alt_text_always_fits(head: str, subject: str) -> None:
 
 def test_alt_text_names_kind_count_and_subject() -> None:
     panel = {"kind": "line", "title": None, "xlabel": "time", "ylabel": r"$\Phi$ flux"}
-    assert panel_alt_text(panel) == 'Line plot of "capital phi flux" against "time".'
+    assert panel_alt_text(typed(panel)) == 'Line plot of "capital phi flux" against "time".'
     panels = [dict(panel, kind="histogram", title="A " * 100)] + [panel] * 3
-    alt = figure_alt_text(panels, 2, 2)
+    alt = figure_alt_text([typed(p) for p in panels], 2, 2)
     assert alt.startswith("Figure of 4 panels in two rows and two columns: three line plots")
     assert len(alt) < 150 and "..." not in alt and "A A" not in alt  # the long title left out
     assert alt.count('"') % 2 == 0 and alt.endswith('"capital phi flux".')
@@ -127,7 +128,7 @@ def test_alt_text_names_kind_count_and_subject() -> None:
 @given(st.text(alphabet="ab ", min_size=1, max_size=200), st.integers(1, 25))
 def test_alt_text_quotes_only_whole_labels(title: str, n: int) -> None:
     panel = {"kind": "scatter", "title": title, "xlabel": "x", "ylabel": "y"}
-    for alt in (panel_alt_text(panel), figure_alt_text([panel] * n, 1, n)):
+    for alt in (panel_alt_text(typed(panel)), figure_alt_text([typed(panel)] * n, 1, n)):
         assert 0 < len(alt) <= MAX_ALT and "..." not in alt
         quoted = alt.split('"')[1::2]
         assert all(q in (" ".join(title.split()), "x", "y") for q in quoted), alt

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from records import composed_records
+from records import composed_records, typed
 from scipy import stats
 
 from figgen.config import load_config
@@ -66,7 +66,7 @@ def check_descriptions(records: list[dict[str, Any]], rows: list[dict[str, Any]]
     by_panel = {(r["figure_id"], r["panel"], r["level"]): r["text"] for r in rows}
     for figure_id, panel in _panels(records):
         if panel["kind"] == "line" and len(panel["data"]["series"]) > 1:
-            names = described_names(panel)
+            names = described_names(typed(panel))
             assert len(set(names)) == len(names), names
             values = by_panel[(figure_id, panel["index"], 2)].lower()
             assert all(name in values for name in names), (names, values)
@@ -86,7 +86,9 @@ def check_strong_relations(records: list[dict[str, Any]], rows: list[dict[str, A
             continue
         text = by_panel[(figure_id, panel["index"], 3)]
         span = np.ptp([y for series in panel["data"]["series"] for y in series["y"]])
-        for name, series in zip(described_names(panel), panel["data"]["series"], strict=True):
+        for name, series in zip(
+            described_names(typed(panel)), panel["data"]["series"], strict=True
+        ):
             fit = stats.linregress(series["x"], series["y"])
             if abs(fit.rvalue) >= 0.9:
                 way = "rises" if fit.rvalue > 0 else "falls"

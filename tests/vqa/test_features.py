@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from records import composed_records
+from records import composed_records, typed
 from scipy.signal import find_peaks
 from sklearn.cluster import KMeans
 from sklearn.metrics import silhouette_score
@@ -44,7 +44,7 @@ def scipy_peaks(counts: list[int]) -> list[int]:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 400), min_size=1, max_size=60))
 def test_histogram_peaks_match_scipy(counts: list[int]) -> None:
-    drawn = features.bars(_histogram(counts))
+    drawn = features.bars(typed(_histogram(counts)))
     assert list(drawn.peaks) == scipy_peaks(counts)
     assert drawn.tallest == int(np.argmax(counts))
 
@@ -52,17 +52,17 @@ def test_histogram_peaks_match_scipy(counts: list[int]) -> None:
 def test_uniform_bars_show_no_peak_and_two_humps_show_two() -> None:
     rng = np.random.default_rng(3)
     uniform, edges = np.histogram(rng.uniform(-50, 130, 600), bins=20)
-    assert features.bars(_histogram(uniform.tolist(), edges.tolist())).peaks == ()
+    assert features.bars(typed(_histogram(uniform.tolist(), edges.tolist()))).peaks == ()
     samples = np.concatenate([rng.normal(0, 1, 3000), rng.normal(8, 1, 2000)])
     counts, edges = np.histogram(samples, bins=40)
-    drawn = features.bars(_histogram(counts.tolist(), edges.tolist()))
+    drawn = features.bars(typed(_histogram(counts.tolist(), edges.tolist())))
     assert drawn.peak_centres == pytest.approx([0.0, 8.0], abs=2 * (edges[1] - edges[0]))
 
 
 def test_a_bar_within_count_noise_is_no_peak() -> None:
     # the uniform panel: a bar of 26 beside dips of 18 while the tallest holds 37
     counts = [30, 18, 26, 19, 33, 37, 31]
-    assert features.bars(_histogram(counts)).peaks == ()
+    assert features.bars(typed(_histogram(counts))).peaks == ()
     assert math.sqrt(26 + 18) * PEAK_Z > 26 - 18  # the test's own arithmetic
 
 
@@ -78,7 +78,7 @@ def test_separate_blobs_are_groups_as_kmeans_and_silhouette_agree() -> None:
     rng = np.random.default_rng(8)
     centres = np.array([[0.0, 0.0], [10.0, 1.0], [4.0, 9.0]])
     points = np.concatenate([c + rng.normal(0, 0.8, (40, 2)) for c in centres])
-    found = features.groups(_scatter(points))
+    found = features.groups(typed(_scatter(points)))
     assert found is not None and found.n == 3 and found.separate
     labels = KMeans(3, n_init=10, random_state=0).fit_predict(points)
     assert silhouette_score(points, labels) >= 0.7
@@ -96,7 +96,7 @@ def test_a_line_a_square_and_one_blob_are_no_groups(shape: str) -> None:
     else:
         points = rng.normal(0, 1, (150, 2))
     # Ward splits any cloud, and a line cut in two scores a fair silhouette: the dip decides
-    assert features.groups(_scatter(points)) is None
+    assert features.groups(typed(_scatter(points))) is None
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,14 @@ from sklearn.metrics import silhouette_score
 from figgen.vqa import describe_record
 from figgen.vqa.hedges import NO_TREND, histogram_skew, trend_clause
 from figgen.vqa.trends import PointSet
-from tests.vqa.records import contour_panel, histogram_panel, line_panel, make_record, scatter_panel
+from tests.vqa.records import (
+    contour_panel,
+    histogram_panel,
+    line_panel,
+    make_record,
+    scatter_panel,
+    typed,
+)
 
 
 def _panel_text(panel: dict[str, Any], level: int = 3) -> str:
@@ -59,7 +66,7 @@ def _noisy_relation(seed: int) -> tuple[np.ndarray, np.ndarray]:
 def test_trend_hedge_matches_the_correlation_scipy_finds(seed: int) -> None:
     x, y = _noisy_relation(seed)
     panel = _line(y)
-    clause = trend_clause(panel, PointSet(x.tolist(), y.tolist()), plural=False, say_x=str)
+    clause = trend_clause(typed(panel), PointSet(x.tolist(), y.tolist()), plural=False, say_x=str)
     expected = _expected_words(stats.pearsonr(x, y).statistic)
     if expected is None:  # no straight-line trend: a single turn, or none
         assert NO_TREND in clause or " to a peak near " in clause or " to a low near " in clause
@@ -140,7 +147,7 @@ def test_skew_words_follow_the_skewness_of_the_drawn_bars(draw: Any, words: str)
     }
     centres = (edges[:-1] + edges[1:]) / 2
     drawn = stats.skew(np.repeat(centres, counts))  # the bars as drawn, one value per count
-    skew = histogram_skew(panel)
+    skew = histogram_skew(typed(panel))
     assert skew is not None and skew.value == pytest.approx(drawn, rel=1e-9)
     assert skew.words.startswith(words)
 

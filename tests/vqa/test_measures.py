@@ -1,5 +1,6 @@
 import pytest
 
+from figgen.record import Element
 from figgen.vqa.measures import tick_number, tick_values
 
 
@@ -27,8 +28,8 @@ def test_non_numbers_are_none(text: str) -> None:
     assert tick_number(text) is None
 
 
-def label(text: str, x: float, y: float) -> dict:
-    return {"text": text, "bbox": [x, y, x + 10, y + 8]}
+def label(text: str, x: float, y: float) -> Element:
+    return Element(0, "xtick_label", 0, (x, y, x + 10, y + 8), text=text)
 
 
 def test_ticks_in_drawn_order_without_repeats() -> None:

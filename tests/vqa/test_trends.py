@@ -8,6 +8,7 @@ from records import contour_panel, histogram_panel, make_record, scatter_panel
 
 from figgen.vqa import contour_trends, questions_for_record, trends
 from figgen.vqa.measures import count_peaks, linear_fit, skewness
+from tests.vqa.records import typed
 
 pytestmark = pytest.mark.usefixtures("unbalanced")  # rules, not balancing: see test_balance.py
 
@@ -55,14 +56,14 @@ def test_symmetry_from_ramp_direction_and_drawn_skew() -> None:
     flat = histogram_panel(rng, distribution="random")
     single = histogram_panel(rng, distribution="gmm", means=(2.0,))
     assert skewness(rising["data"]["samples"]) < -0.3
-    assert trends.symmetry(rising) == "left-skewed"
-    assert trends.symmetry(falling) == "right-skewed"
-    assert trends.symmetry(flat) == "symmetric"
-    assert trends.symmetry(single) == "symmetric"
+    assert trends.symmetry(typed(rising)) == "left-skewed"
+    assert trends.symmetry(typed(falling)) == "right-skewed"
+    assert trends.symmetry(typed(flat)) == "symmetric"
+    assert trends.symmetry(typed(single)) == "symmetric"
     # two unequal components: the generator does not say "symmetric", so nothing is asked
-    assert trends.symmetry(histogram_panel(rng, means=(0.0, 3.0))) is None
+    assert trends.symmetry(typed(histogram_panel(rng, means=(0.0, 3.0)))) is None
     few = histogram_panel(rng, distribution="random", n=50)
-    assert trends.symmetry(few) is None
+    assert trends.symmetry(typed(few)) is None
 
 
 def test_drawn_skewness_equals_weighted_moment() -> None:
@@ -83,22 +84,22 @@ def test_modes_of_mixture_histograms() -> None:
     rng = np.random.default_rng(7)
     two = histogram_panel(rng, means=(0.0, 8.0))
     merged = histogram_panel(rng, means=(0.0, 1.0))
-    assert trends.n_modes(two) == 2
-    assert trends.n_modes(merged) == 1
-    assert trends.n_modes(histogram_panel(rng, means=(0.0, 8.0), n=100)) is None
-    assert trends.n_modes(histogram_panel(rng, distribution="random")) is None
+    assert trends.n_modes(typed(two)) == 2
+    assert trends.n_modes(typed(merged)) == 1
+    assert trends.n_modes(typed(histogram_panel(rng, means=(0.0, 8.0), n=100))) is None
+    assert trends.n_modes(typed(histogram_panel(rng, distribution="random"))) is None
 
 
 def test_clusters_need_clear_gaps() -> None:
     rng = np.random.default_rng(8)
     apart = scatter_panel(rng, distribution="gmm", n=90)
-    assert trends.n_clusters(apart) == 3
+    assert trends.n_clusters(typed(apart)) == 3
     close = scatter_panel(
         rng, distribution="gmm", n=90, centres=[[0.0, 0.0], [1.0, 0.5], [10.0, 10.0]]
     )
-    assert trends.n_clusters(close) is None
+    assert trends.n_clusters(typed(close)) is None
     tiny = scatter_panel(rng, distribution="gmm", n=9)
-    assert trends.n_clusters(tiny) is None
+    assert trends.n_clusters(typed(tiny)) is None
 
 
 def test_level3_items_appear_only_where_unambiguous() -> None:
@@ -150,12 +151,12 @@ def test_gradient_direction(gx: float, gy: float, expected: str | None) -> None:
         assert abs(right) > 3 * abs(top) and (right > 0) == (expected == "left to right")
     elif expected is not None:
         assert abs(top) > 3 * abs(right) and (top > 0) == (expected == "bottom to top")
-    assert contour_trends.gradient_direction(panel) == expected
+    assert contour_trends.gradient_direction(typed(panel)) == expected
 
 
 def test_gradient_direction_needs_a_colour_bar_and_a_clean_plane() -> None:
-    assert contour_trends.gradient_direction(plane(10, 1, colorbar=None)) is None
-    assert contour_trends.gradient_direction(plane(10, 1, noise=20.0)) is None
+    assert contour_trends.gradient_direction(typed(plane(10, 1, colorbar=None))) is None
+    assert contour_trends.gradient_direction(typed(plane(10, 1, noise=20.0))) is None
 
 
 def test_clusters_are_judged_in_the_panel_shape() -> None:
@@ -163,18 +164,18 @@ def test_clusters_are_judged_in_the_panel_shape() -> None:
     panel = scatter_panel(
         rng, distribution="gmm", n=90, centres=[[0.0, 0.0], [0.0, 10.0], [10.0, 0.0]]
     )
-    assert trends.n_clusters(panel, aspect=1.0) == 3
+    assert trends.n_clusters(typed(panel), aspect=1.0) == 3
     # squeezed into a wide, very short strip the two clusters stacked in y touch
-    assert trends.n_clusters(panel, aspect=0.03) is None
+    assert trends.n_clusters(typed(panel), aspect=0.03) is None
 
 
 def test_shape_needs_enough_samples_per_bin() -> None:
     rng = np.random.default_rng(4)
     crowded = histogram_panel(rng, distribution="linear", slope=1.0, n=400, bins=80)
     assert len(crowded["data"]["samples"]) < trends.SHAPE_PER_BIN * 80
-    assert trends.symmetry(crowded) is None
+    assert trends.symmetry(typed(crowded)) is None
     sparse_modes = histogram_panel(rng, means=(0.0, 8.0), n=600, bins=60)
-    assert trends.n_modes(sparse_modes) is None
+    assert trends.n_modes(typed(sparse_modes)) is None
 
 
 def test_one_wild_point_makes_a_line_doubtful() -> None:
@@ -215,9 +216,11 @@ def test_contour_peaks() -> None:
     z = np.array(far["data"]["z"])
     # independent view: the two bump centres are the two highest local maxima of the grid
     assert z[12, 10] > z[20, 25] and z[27, 37] > z[20, 25]
-    assert contour_trends.n_peaks(far) == 2
-    assert contour_trends.n_peaks(bumps([[0.5, 0.5]])) == 1
-    assert contour_trends.n_peaks(bumps([[0.45, 0.5], [0.55, 0.5]])) == 1  # merged: one hill
-    assert contour_trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], colorbar=None)) is None
+    assert contour_trends.n_peaks(typed(far)) == 2
+    assert contour_trends.n_peaks(typed(bumps([[0.5, 0.5]]))) == 1
+    assert contour_trends.n_peaks(typed(bumps([[0.45, 0.5], [0.55, 0.5]]))) == 1  # merged: one hill
+    assert contour_trends.n_peaks(typed(bumps([[0.2, 0.3], [0.75, 0.7]], colorbar=None))) is None
     # no drawn level between the lower bump's top (0.8) and its saddle (~0): no closed contour
-    assert contour_trends.n_peaks(bumps([[0.2, 0.3], [0.75, 0.7]], levels=[0.85, 0.95])) is None
+    assert (
+        contour_trends.n_peaks(typed(bumps([[0.2, 0.3], [0.75, 0.7]], levels=[0.85, 0.95]))) is None
+    )
