@@ -18,11 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from figgen.errors import ConfigError
-from figgen.multichart.operators import OPERATORS, Operator, OperatorError, operator_for
-from figgen.multichart.spec import GraphSpec
+from figgen.multichart.operators import (
+    OPERATORS,
+    ORDER_FREE,
+    Operator,
+    OperatorError,
+    operator_for,
+)
+from figgen.multichart.spec import GraphSpec, ImageKind
 from figgen.multichart.values import Shape
 
 Step = Literal["compute", "invert", "render", "read"]
@@ -53,6 +59,16 @@ class Graph:
     bidirected: list[tuple[str, str]]
     classes: dict[str, int] = field(default_factory=dict)
     members: list[list[str]] = field(default_factory=list)
+
+    @property
+    def unordered(self) -> set[str]:
+        """Vectors shown as a histogram: a reader gets their values, not which label has which,
+        so they are only asked about, and only feed, statistics that ignore the order."""
+        return {
+            self.spec.nodes[image].inputs[0]
+            for image in self.images
+            if self.spec.nodes[image].kind == "histogram"
+        }
 
     def node_type(self, name: str) -> str:
         return self.spec.nodes[name].type
@@ -170,6 +186,7 @@ def _build(spec: GraphSpec) -> Graph:
                 if len(node.inputs) == 1:
                     bidirected.append((node.inputs[0], name))
     graph = Graph(spec, shapes, order, rules, bidirected)
+    _check_unordered(graph)
     _classes(graph)
     if not graph.images:
         raise _SpecProblem('the graph has no image node; add one with type = "image"')
@@ -200,9 +217,8 @@ def _check_node(spec: GraphSpec, name: str) -> None:
             raise _SpecProblem(f"node '{name}' is underdetermined: {node.op} has no inputs")
     else:
         if node.kind is None:
-            raise _SpecProblem(
-                f"node '{name}': an image needs kind = line, bar, stacked_bar, pie or table"
-            )
+            kinds = ", ".join(get_args(ImageKind))
+            raise _SpecProblem(f"node '{name}': an image needs kind = one of {kinds}")
         if not node.inputs:
             raise _SpecProblem(f"node '{name}': an image needs inputs (the nodes it shows)")
 
@@ -224,6 +240,61 @@ def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
         raise _SpecProblem(
             f"image '{name}' (table) shows vectors over the same labels, or numbers and labels"
         )
+    if kind == "scatter" and not (len(inputs) == 1 and inputs[0].numeric_labels):
+        raise _SpecProblem(
+            f"image '{name}' (scatter) shows one vector over integer labels (x is the label)"
+        )
+    if kind == "histogram":
+        _check_histogram(spec, name, inputs)
+
+
+MAX_HISTOGRAM_BINS = 30
+"""A histogram draws one bar per value its data node can take; more would be too thin to read."""
+
+
+def _check_histogram(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
+    """One data vector whose values fall on few enough bins that each bar is one exact value."""
+    node = spec.nodes[name]
+    source = spec.nodes[node.inputs[0]]
+    if len(inputs) != 1 or inputs[0].kind != "vector" or source.type != "data":
+        raise _SpecProblem(
+            f"image '{name}' (histogram) shows exactly one data node with an index "
+            "(its observations)"
+        )
+    assert source.range is not None
+    bins = histogram_bins(source.range, source.decimals)
+    if len(bins) > MAX_HISTOGRAM_BINS:
+        raise _SpecProblem(
+            f"image '{name}' (histogram): '{node.inputs[0]}' can take {len(bins)} values, one "
+            f"bar each; at most {MAX_HISTOGRAM_BINS}: narrow its range or lower its decimals"
+        )
+
+
+def histogram_bins(value_range: tuple[float, float], decimals: int) -> list[float]:
+    """The values a data node rounded to ``decimals`` can take in its range: one bar each."""
+    step = 10.0**-decimals
+    low = round(value_range[0] / step)
+    high = round(value_range[1] / step)
+    return [round(k * step, decimals) for k in range(low, high + 1)]
+
+
+def _check_unordered(graph: Graph) -> None:
+    for name in graph.unordered:
+        for other, node in graph.spec.nodes.items():
+            if name not in node.inputs:
+                continue
+            if node.type == "image" and node.kind != "histogram":
+                raise _SpecProblem(
+                    f"image '{other}': '{name}' is drawn as a histogram, which keeps no order "
+                    "of its values; show it only as a histogram"
+                )
+            if node.type == "computation" and (
+                node.op not in ORDER_FREE or (node.op == "mean" and len(node.inputs) > 1)
+            ):
+                raise _SpecProblem(
+                    f"node '{other}': '{name}' is drawn as a histogram, which keeps no order of "
+                    f"its values; use one of {', '.join(sorted(ORDER_FREE))} of it alone"
+                )
 
 
 def _topological(spec: GraphSpec) -> list[str]:

@@ -19,6 +19,8 @@ from figgen import __version__
 from figgen.config import FigureConfig
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
+from figgen.multichart.stat_charts import STAT_CHARTS
+from figgen.multichart.stat_charts import evidence as stat_evidence
 from figgen.multichart.values import Value, Vector
 from figgen.record import make_record
 from figgen.render import render
@@ -51,6 +53,8 @@ def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> PanelSpec:
     """The one panel that draws ``image`` from its inputs' values."""
     node = graph.spec.nodes[image]
     assert node.kind is not None
+    if node.kind in STAT_CHARTS:
+        return _stat_panel(graph, image, values)
     inputs = node.inputs
     shapes = [graph.shapes[p] for p in inputs]
     index = _index_title(graph, inputs)
@@ -131,6 +135,25 @@ def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> PanelSpec:
         xlabel=xlabel,
         ylabel=ylabel,
         style=style,
+    )
+
+
+def _stat_panel(graph: Graph, image: str, values: dict[str, Value]) -> PanelSpec:
+    """A histogram or scatter plot (``figgen.multichart.stat_charts``)."""
+    node = graph.spec.nodes[image]
+    drawing = STAT_CHARTS[str(node.kind)].panel(graph, image, values)
+    return PanelSpec(
+        index=0,
+        row=0,
+        col=0,
+        kind=drawing.kind,
+        distribution="random",
+        params={"multichart": {"image": image, "inputs": list(node.inputs)}},
+        data=drawing.data,
+        title=node.title or graph.spec.label(image),
+        xlabel=drawing.xlabel,
+        ylabel=drawing.ylabel,
+        style=drawing.style,
     )
 
 
@@ -240,6 +263,8 @@ def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
     inputs = graph.spec.nodes[image].inputs
     shapes = [graph.shapes[p] for p in inputs]
     kind = graph.spec.nodes[image].kind
+    if kind in STAT_CHARTS:
+        return STAT_CHARTS[kind].read(record, graph, image)
     if kind == "line":
         return [
             Vector(tuple(int(x) for x in s["x"]), tuple(float(y) for y in s["y"]))
@@ -286,6 +311,8 @@ def evidence(
     """Ids of the elements showing ``labels`` of input ``position`` (all labels if empty)."""
     node = graph.spec.nodes[image]
     shape = graph.shapes[node.inputs[position]]
+    if node.kind in STAT_CHARTS:
+        return stat_evidence(record, STAT_CHARTS[node.kind], labels, shape.labels)
     wanted = (
         {shape.labels.index(v) for v in labels if v in shape.labels}
         if shape.kind == "vector" and labels
