@@ -70,9 +70,10 @@ def histogram_panel(graph: Graph, image: str, values: dict[str, Value]) -> Drawi
             "edgecolor": EDGE_COLOR,
             "edgewidth": 0.8,
             "grid": True,
-            "x_nbins": len(bins),
-            # as many y ticks as the tallest count: steps of 1 (or 2), so counts read whole
-            "y_nbins": max(max(counts), 1),
+            # a tick per value and per count where the labels fit (the locator thins them
+            # otherwise, to steps of 2 or 5): bars and heights read as whole numbers
+            "x_nbins": len(bins) + 1,
+            "y_nbins": max(counts) + 1,
         },
         f"{graph.spec.label(name)}{unit}",
         f"number of {_index_word(graph, name)}s",
