@@ -56,6 +56,9 @@ def histogram_panel(graph: Graph, image: str, values: dict[str, Value]) -> Drawi
     ]
     on_grid = [round(v, node.decimals) for v in observed.values]
     counts = [sum(v == b for v in on_grid) for b in bins]
+    # sampled values stay in the node's range, so each falls on one bar (checked, not assumed:
+    # a lost observation would change every statistic read off the bars)
+    assert sum(counts) == len(on_grid), f"{name}: values outside the bins of its range"
     unit = f" ({node.unit})" if node.unit else ""
     return Drawing(
         "histogram",
@@ -144,6 +147,10 @@ class StatChart:
 STAT_CHARTS: dict[str, StatChart] = {
     "histogram": StatChart(histogram_panel, read_histogram, histogram_marks),
     "scatter": StatChart(scatter_panel, read_scatter, scatter_marks),
+    # Box plots and range plots (LongChart's other StatAnalysis charts) join here once
+    # figgen/kinds draws them (helper branch f28-box): a box plot of observation vectors reads
+    # back their quartiles and whiskers, not their values, so it would give rules to the
+    # statistics nodes (median, quantile) rather than to its inputs.
 }
 
 
