@@ -15,6 +15,8 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba, to_rgba_array
 from pydantic import Field
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
+from figgen.element_kinds import mark
 from figgen.kinds.base import (
     COLORMAPS,
     Drawn,
@@ -27,6 +29,7 @@ from figgen.kinds.base import (
 )
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import (
+    ERRORBAR,
     MIN_EDGE_PX,
     background,
     errorbar_marks,
@@ -97,6 +100,7 @@ class ScatterKind(KindHooks):
     families = (ERROR_BARS, COLORMAP, N_POINTS, N_CLUSTERS, *POINT_SET_FAMILIES)
     config = ScatterConfig
     noun = "scatter plot"
+    elements = (mark("point", "#ff00ff"), ERRORBAR)
 
     def sample(
         self,
@@ -300,6 +304,40 @@ class ScatterKind(KindHooks):
     def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
         data = ScatterData.from_dict(panel["data"])
         return [PointSet(list(data.x), list(data.y), panel.get("params", {}))]
+
+    # LongChart: one vector over integer labels, a point per label at x = the label
+    multichart_charts = ("scatter",)
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        if len(inputs) == 1 and inputs[0].numeric_labels:
+            return None
+        return "shows one vector over integer labels (x is the label)"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        (shown,) = chart.inputs
+        data = ScatterData(x=[float(v) for v in shown.labels], y=list(shown.values))
+        style = {
+            "colormap": None,
+            "colorbar": None,
+            "colorbar_label": None,
+            "color": chart.colour(0),
+            "marker": "o",
+            "size": 30.0,
+            "edgecolor": "black",
+            "edgewidth": 0.5,
+            "grid": True,
+            "x_nbins": len(shown.labels),
+        }
+        return ChartPanel(data.to_dict(), style, chart.index_title, chart.unit)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        (shown,) = chart.inputs
+        data = ScatterData.from_dict(record["panels"][0]["data"])
+        at = {round(x): float(y) for x, y in zip(data.x, data.y, strict=True)}
+        return [tuple(at[int(label)] for label in shown.labels)]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return element["kind"] == "point" and element.get("item") in items
 
     def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str]:
         ys = panel["data"]["y"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal
 
 from figgen.errors import ConfigError
 from figgen.multichart.operators import (
@@ -28,7 +28,7 @@ from figgen.multichart.operators import (
     OperatorError,
     operator_for,
 )
-from figgen.multichart.spec import GraphSpec, ImageKind
+from figgen.multichart.spec import GraphSpec
 from figgen.multichart.values import Shape
 
 Step = Literal["compute", "invert", "render", "read"]
@@ -62,12 +62,15 @@ class Graph:
 
     @property
     def unordered(self) -> set[str]:
-        """Vectors shown as a histogram: a reader gets their values, not which label has which,
-        so they are only asked about, and only feed, statistics that ignore the order."""
+        """Vectors drawn by a chart that keeps no order (a histogram): a reader gets their
+        values, not which label has which, so they are only asked about, and only feed,
+        statistics that ignore the order."""
+        from figgen.kinds import multichart_kind
+
         return {
             self.spec.nodes[image].inputs[0]
             for image in self.images
-            if self.spec.nodes[image].kind == "histogram"
+            if not multichart_kind(self.spec.nodes[image].kind or "").multichart_ordered
         }
 
     def node_type(self, name: str) -> str:
@@ -216,84 +219,69 @@ def _check_node(spec: GraphSpec, name: str) -> None:
         if not node.inputs:
             raise _SpecProblem(f"node '{name}' is underdetermined: {node.op} has no inputs")
     else:
-        if node.kind is None:
-            kinds = ", ".join(get_args(ImageKind))
-            raise _SpecProblem(f"node '{name}': an image needs kind = one of {kinds}")
+        from figgen.kinds import multichart_kinds
+
+        charts = list(multichart_kinds())
+        if node.kind not in charts:
+            known = f"{', '.join(charts[:-1])} or {charts[-1]}"
+            got = "" if node.kind is None else f", not '{node.kind}'"
+            raise _SpecProblem(f"node '{name}': an image needs kind = {known}{got}")
         if not node.inputs:
             raise _SpecProblem(f"node '{name}': an image needs inputs (the nodes it shows)")
 
 
 def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
-    kind = spec.nodes[name].kind
-    kinds = {shape.kind for shape in inputs}
-    vectors = kinds == {"vector"}
-    same = vectors and len({shape.labels for shape in inputs}) == 1
-    if kind == "line" and not (vectors and all(s.numeric_labels for s in inputs)):
-        raise _SpecProblem(f"image '{name}' (line) shows vectors over integer labels only")
-    if kind in ("bar", "stacked_bar") and not (same or kinds == {"scalar"}):
-        raise _SpecProblem(
-            f"image '{name}' ({kind}) shows vectors over the same labels, or numbers only"
-        )
-    if kind == "pie" and not (vectors and len(inputs) == 1):
-        raise _SpecProblem(f"image '{name}' (pie) shows exactly one vector")
-    if kind == "table" and not (same or not vectors and "vector" not in kinds):
-        raise _SpecProblem(
-            f"image '{name}' (table) shows vectors over the same labels, or numbers and labels"
-        )
-    if kind == "scatter" and not (len(inputs) == 1 and inputs[0].numeric_labels):
-        raise _SpecProblem(
-            f"image '{name}' (scatter) shows one vector over integer labels (x is the label)"
-        )
-    if kind == "histogram":
-        _check_histogram(spec, name, inputs)
+    from figgen.kinds import multichart_kind
+
+    chart = spec.nodes[name].kind or ""
+    refusal = multichart_kind(chart).multichart_refusal(chart, inputs)
+    if refusal is not None:
+        raise _SpecProblem(f"image '{name}' ({chart}) {refusal}")
 
 
-MAX_HISTOGRAM_BINS = 30
-"""A histogram draws one bar per value its data node can take; more would be too thin to read."""
-
-
-def _check_histogram(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
-    """One data vector whose values fall on few enough bins that each bar is one exact value."""
-    node = spec.nodes[name]
-    source = spec.nodes[node.inputs[0]]
-    if len(inputs) != 1 or inputs[0].kind != "vector" or source.type != "data":
-        raise _SpecProblem(
-            f"image '{name}' (histogram) shows exactly one data node with an index "
-            "(its observations)"
-        )
-    assert source.range is not None
-    bins = histogram_bins(source.range, source.decimals)
-    if len(bins) > MAX_HISTOGRAM_BINS:
-        raise _SpecProblem(
-            f"image '{name}' (histogram): '{node.inputs[0]}' can take {len(bins)} values, one "
-            f"bar each; at most {MAX_HISTOGRAM_BINS}: narrow its range or lower its decimals"
-        )
-
-
-def histogram_bins(value_range: tuple[float, float], decimals: int) -> list[float]:
-    """The values a data node rounded to ``decimals`` can take in its range: one bar each."""
-    step = 10.0**-decimals
-    low = round(value_range[0] / step)
-    high = round(value_range[1] / step)
-    return [round(k * step, decimals) for k in range(low, high + 1)]
+MAX_VALUE_BARS = 30
+"""A chart of observations draws one bar per value its data node can take; more are too thin."""
 
 
 def _check_unordered(graph: Graph) -> None:
+    """Observations in a chart that keeps no order: one data node whose values fall on few
+    enough grid values to read each exactly, shown only so and feeding only order-free
+    statistics."""
+    from figgen.kinds import multichart_kind
+    from figgen.kinds.histogram import value_grid
+
+    spec = graph.spec
     for name in graph.unordered:
-        for other, node in graph.spec.nodes.items():
-            if name not in node.inputs:
+        node = spec.nodes[name]
+        charts = [i for i in graph.images if name in spec.nodes[i].inputs]
+        if node.type != "data":
+            raise _SpecProblem(
+                f"image '{charts[0]}' ({spec.nodes[charts[0]].kind}) shows one data node with "
+                "an index (its observations), not a computation"
+            )
+        assert node.range is not None
+        grid = value_grid(*node.range, node.decimals)
+        if len(grid) > MAX_VALUE_BARS:
+            raise _SpecProblem(
+                f"image '{charts[0]}' ({spec.nodes[charts[0]].kind}): '{name}' can take "
+                f"{len(grid)} values, one bar each; at most {MAX_VALUE_BARS}: narrow its range "
+                "or lower its decimals"
+            )
+        for other, user in spec.nodes.items():
+            if name not in user.inputs:
                 continue
-            if node.type == "image" and node.kind != "histogram":
+            if user.type == "image" and multichart_kind(user.kind or "").multichart_ordered:
                 raise _SpecProblem(
-                    f"image '{other}': '{name}' is drawn as a histogram, which keeps no order "
-                    "of its values; show it only as a histogram"
+                    f"image '{other}': '{name}' is drawn as a {spec.nodes[charts[0]].kind}, "
+                    "which keeps no order of its values; show it only so"
                 )
-            if node.type == "computation" and (
-                node.op not in ORDER_FREE or (node.op == "mean" and len(node.inputs) > 1)
+            if user.type == "computation" and (
+                user.op not in ORDER_FREE or (user.op == "mean" and len(user.inputs) > 1)
             ):
                 raise _SpecProblem(
-                    f"node '{other}': '{name}' is drawn as a histogram, which keeps no order of "
-                    f"its values; use one of {', '.join(sorted(ORDER_FREE))} of it alone"
+                    f"node '{other}': '{name}' is drawn as a {spec.nodes[charts[0]].kind}, which "
+                    f"keeps no order of its values; use one of {', '.join(sorted(ORDER_FREE))} "
+                    "of it alone"
                 )
 
 

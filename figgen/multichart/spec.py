@@ -21,12 +21,13 @@ from pydantic import (
     model_serializer,
 )
 
+from figgen.chart_inputs import Label
 from figgen.errors import ConfigError
+
+__all__ = ["GraphSpec", "IndexSpec", "Label", "NodeSpec", "load_spec", "spec_from_dict"]
 
 NodeType = Literal["data", "computation", "image"]
 Trend = Literal["increasing", "decreasing", "peak", "dip", "any"]
-ImageKind = Literal["line", "bar", "stacked_bar", "pie", "table", "histogram", "scatter"]
-Label = int | str
 
 
 class _Strict(BaseModel):
@@ -59,7 +60,8 @@ class NodeSpec(_Strict):
     q: float | None = None
     """For ``quantile``: which one (0.25 the lower quartile, 0.5 the median)."""
     # image nodes
-    kind: ImageKind | None = None
+    kind: str | None = None
+    """The chart: a LongChart chart name a plot kind declares (line, bar, stacked_bar, ...)."""
     title: str | None = None
     reversible: bool | None = None
     """Whether every input can be read back from the chart (default: true for every kind)."""

@@ -96,7 +96,7 @@ def _scores(**extra):
         ),
         (
             {"s": _scores(), "d": comp("share", "s"), "h": image("histogram", "d")},
-            "histogram) shows exactly one data node",
+            "(histogram) shows one data node with an index (its observations), not a computation",
         ),
         (
             {"s": _scores(), "t": comp("argmax", "s"), "h": image("histogram", "s")},
