@@ -294,9 +294,13 @@ def _vector_questions(
 
 def _observation_questions(graph: Graph, name: str, value: Vector, desc: str) -> list[Ask]:
     """Observations drawn as a histogram: the bars show their values but not which label holds
-    which, so only the order-free mean is asked (the spec's statistics nodes ask the rest)."""
+    which, so only the order-free mean is asked, unless a mean node of them asks it already
+    (the spec's statistics nodes ask the rest)."""
     arr = value.array()
-    if abs(arr.mean()) < 0.05 * (float(np.max(np.abs(arr))) or 1.0):
+    has_mean = any(
+        node.op == "mean" and node.inputs == [name] for node in graph.spec.nodes.values()
+    )
+    if has_mean or abs(arr.mean()) < 0.05 * (float(np.max(np.abs(arr))) or 1.0):
         return []
     return [
         Ask(
