@@ -251,37 +251,40 @@ def _check_unordered(graph: Graph) -> None:
     from figgen.kinds.histogram import value_grid
 
     spec = graph.spec
-    for name in graph.unordered:
+
+    def ordered(image: str) -> bool:
+        return multichart_kind(spec.nodes[image].kind or "").multichart_ordered
+
+    for name in sorted(graph.unordered):
         node = spec.nodes[name]
-        charts = [i for i in graph.images if name in spec.nodes[i].inputs]
+        image = next(i for i in graph.images if name in spec.nodes[i].inputs and not ordered(i))
+        chart = spec.nodes[image].kind
         if node.type != "data":
             raise _SpecProblem(
-                f"image '{charts[0]}' ({spec.nodes[charts[0]].kind}) shows one data node with "
-                "an index (its observations), not a computation"
+                f"image '{image}' ({chart}) shows one data node with an index (its "
+                "observations), not a computation"
             )
         assert node.range is not None
         grid = value_grid(*node.range, node.decimals)
         if len(grid) > MAX_VALUE_BARS:
             raise _SpecProblem(
-                f"image '{charts[0]}' ({spec.nodes[charts[0]].kind}): '{name}' can take "
-                f"{len(grid)} values, one bar each; at most {MAX_VALUE_BARS}: narrow its range "
-                "or lower its decimals"
+                f"image '{image}' ({chart}): '{name}' can take {len(grid)} values, one bar "
+                f"each; at most {MAX_VALUE_BARS}: narrow its range or lower its decimals"
             )
         for other, user in spec.nodes.items():
             if name not in user.inputs:
                 continue
-            if user.type == "image" and multichart_kind(user.kind or "").multichart_ordered:
+            if user.type == "image" and ordered(other):
                 raise _SpecProblem(
-                    f"image '{other}': '{name}' is drawn as a {spec.nodes[charts[0]].kind}, "
-                    "which keeps no order of its values; show it only so"
+                    f"image '{other}': '{name}' is drawn as a {chart}, which keeps no order of "
+                    "its values; show it only so"
                 )
             if user.type == "computation" and (
                 user.op not in ORDER_FREE or (user.op == "mean" and len(user.inputs) > 1)
             ):
                 raise _SpecProblem(
-                    f"node '{other}': '{name}' is drawn as a {spec.nodes[charts[0]].kind}, which "
-                    f"keeps no order of its values; use one of {', '.join(sorted(ORDER_FREE))} "
-                    "of it alone"
+                    f"node '{other}': '{name}' is drawn as a {chart}, which keeps no order of "
+                    f"its values; use one of {', '.join(sorted(ORDER_FREE))} of it alone"
                 )
 
 
