@@ -113,6 +113,11 @@ class PlotKind(Protocol):
         stacked_bar; empty: none."""
 
     @property
+    def multichart_ordered(self) -> bool:
+        """Whether its LongChart image shows which index label holds which value (a histogram
+        shows the values only, so its input feeds only order-free statistics)."""
+
+    @property
     def config(self) -> type[Section]:
         """The kind's config section, read and validated under the kind's name."""
 
@@ -184,6 +189,7 @@ class KindHooks:
     elements: tuple[ElementDecl, ...] = ()
     chart_table: PanelTable | None = None
     multichart_charts: tuple[str, ...] = ()
+    multichart_ordered: bool = True
 
     def category_axis(self, panel: PanelSpec) -> Axis | None:
         return None

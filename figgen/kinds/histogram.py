@@ -17,6 +17,7 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import BAR, ERRORBAR, centres, errorbar_marks
 from figgen.records import PanelData, PanelRecord, panel_data
@@ -264,6 +265,55 @@ class HistogramKind(KindHooks):
         errors = has(panel.data.get("errors"))
         return horizontal and errors, not horizontal and errors
 
+    # LongChart: a histogram of one vector's observations, one bar per value on the grid of
+    # its decimals, so every bar is one exact value (which label holds it is not shown)
+    multichart_charts = ("histogram",)
+    multichart_ordered = False
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        if len(inputs) == 1 and inputs[0].kind == "vector":
+            return None
+        return "shows exactly one vector (its observations)"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        (shown,) = chart.inputs
+        places = shown.decimals
+        grid = value_grid(min(shown.values), max(shown.values), places)
+        half = 10.0**-places / 2
+        edges = [round(v - half, places + 1) for v in grid] + [round(grid[-1] + half, places + 1)]
+        on_grid = [round(v, places) for v in shown.values]
+        counts = [on_grid.count(v) for v in grid]
+        data = HistogramData(samples=list(shown.values), bin_edges=edges, counts=counts)
+        style = {
+            "color": chart.colour(0),
+            "edgecolor": "#222222",
+            "edgewidth": 0.8,
+            "grid": True,
+            # a tick per value and per count where the labels fit (the locator thins them
+            # otherwise, to steps of 2 or 5): bars and heights read as whole numbers
+            "x_nbins": len(grid) + 1,
+            "y_nbins": max(counts) + 1,
+        }
+        what = f"number of {chart.index_title}s" if chart.index_title else "count"
+        return ChartPanel(data.to_dict(), style, shown.heading, what)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        """The observations as the bars give them: each bar's value as often as it is tall,
+        in ascending order (they fill the input's labels in that order)."""
+        (shown,) = chart.inputs
+        data = HistogramData.from_dict(record["panels"][0]["data"])
+        edges = data.bin_edges
+        values = [
+            round((edges[i] + edges[i + 1]) / 2, shown.decimals)
+            for i, n in enumerate(data.counts)
+            for _ in range(n)
+        ]
+        return [tuple(float(v) for v in values)]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        # any label's value may sit in any bar: a reading of the input needs every filled bar
+        return bool(element["kind"] == "bar" and element["value"][1] > 0)
+
     def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
         data = panel.data_as(HistogramData)
         horizontal = data.orientation == "horizontal"
@@ -368,6 +418,12 @@ def _values(ctx: FigureContext, panel: PanelRecord, bars: list[int]) -> None:
 
 
 register(HistogramKind())
+
+
+def value_grid(low: float, high: float, decimals: int) -> list[float]:
+    """The values from ``low`` to ``high`` rounded to ``decimals`` can take: one bar each."""
+    step = 10.0**-decimals
+    return [round(k * step, decimals) for k in range(round(low / step), round(high / step) + 1)]
 
 
 def _draw_bins(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -15,6 +15,7 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba, to_rgba_array
 from pydantic import Field
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
 from figgen.element_kinds import mark
 from figgen.kinds.base import (
     COLORMAPS,
@@ -304,6 +305,40 @@ class ScatterKind(KindHooks):
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         data = panel.data_as(ScatterData)
         return [PointSet(list(data.x), list(data.y), panel.get("params", {}))]
+
+    # LongChart: one vector over integer labels, a point per label at x = the label
+    multichart_charts = ("scatter",)
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        if len(inputs) == 1 and inputs[0].numeric_labels:
+            return None
+        return "shows one vector over integer labels (x is the label)"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        (shown,) = chart.inputs
+        data = ScatterData(x=[float(v) for v in shown.labels], y=list(shown.values))
+        style = {
+            "colormap": None,
+            "colorbar": None,
+            "colorbar_label": None,
+            "color": chart.colour(0),
+            "marker": "o",
+            "size": 30.0,
+            "edgecolor": "black",
+            "edgewidth": 0.5,
+            "grid": True,
+            "x_nbins": len(shown.labels),
+        }
+        return ChartPanel(data.to_dict(), style, chart.index_title, chart.unit)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        (shown,) = chart.inputs
+        data = ScatterData.from_dict(record["panels"][0]["data"])
+        at = {round(x): float(y) for x, y in zip(data.x, data.y, strict=True)}
+        return [tuple(at[int(label)] for label in shown.labels)]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return element["kind"] == "point" and element.get("item") in items
 
     def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
         ys = panel.data["y"]

@@ -25,7 +25,13 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from figgen.errors import ConfigError
-from figgen.multichart.operators import OPERATORS, Operator, OperatorError, operator_for
+from figgen.multichart.operators import (
+    OPERATORS,
+    ORDER_FREE,
+    Operator,
+    OperatorError,
+    operator_for,
+)
 from figgen.multichart.spec import GraphSpec, one_line
 from figgen.multichart.values import Shape
 
@@ -57,6 +63,19 @@ class Graph:
     bidirected: list[tuple[str, str]]
     classes: dict[str, int] = field(default_factory=dict)
     members: list[list[str]] = field(default_factory=list)
+
+    @property
+    def unordered(self) -> set[str]:
+        """Vectors drawn by a chart that keeps no order (a histogram): a reader gets their
+        values, not which label has which, so they are only asked about, and only feed,
+        statistics that ignore the order."""
+        from figgen.kinds import multichart_kind
+
+        return {
+            self.spec.nodes[image].inputs[0]
+            for image in self.images
+            if not multichart_kind(self.spec.nodes[image].kind or "").multichart_ordered
+        }
 
     def node_type(self, name: str) -> str:
         return self.spec.nodes[name].type
@@ -174,6 +193,7 @@ def _build(spec: GraphSpec) -> Graph:
                 if len(node.inputs) == 1:
                     bidirected.append((node.inputs[0], name))
     graph = Graph(spec, shapes, order, rules, bidirected)
+    _check_unordered(graph)
     _classes(graph)
     if not graph.images:
         raise _SpecProblem('the graph has no image node; add one with type = "image"')
@@ -221,6 +241,55 @@ def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
     refusal = multichart_kind(chart).multichart_refusal(chart, inputs)
     if refusal is not None:
         raise _SpecProblem(f"image '{name}' ({chart}) {refusal}")
+
+
+MAX_VALUE_BARS = 30
+"""A chart of observations draws one bar per value its data node can take; more are too thin."""
+
+
+def _check_unordered(graph: Graph) -> None:
+    """Observations in a chart that keeps no order: one data node whose values fall on few
+    enough grid values to read each exactly, shown only so and feeding only order-free
+    statistics."""
+    from figgen.kinds import multichart_kind
+    from figgen.kinds.histogram import value_grid
+
+    spec = graph.spec
+
+    def ordered(image: str) -> bool:
+        return multichart_kind(spec.nodes[image].kind or "").multichart_ordered
+
+    for name in sorted(graph.unordered):
+        node = spec.nodes[name]
+        image = next(i for i in graph.images if name in spec.nodes[i].inputs and not ordered(i))
+        chart = spec.nodes[image].kind
+        if node.type != "data":
+            raise _SpecProblem(
+                f"image '{image}' ({chart}) shows one data node with an index (its "
+                "observations), not a computation"
+            )
+        assert node.range is not None
+        grid = value_grid(*node.range, node.decimals)
+        if len(grid) > MAX_VALUE_BARS:
+            raise _SpecProblem(
+                f"image '{image}' ({chart}): '{name}' can take {len(grid)} values, one bar "
+                f"each; at most {MAX_VALUE_BARS}: narrow its range or lower its decimals"
+            )
+        for other, user in spec.nodes.items():
+            if name not in user.inputs:
+                continue
+            if user.type == "image" and ordered(other):
+                raise _SpecProblem(
+                    f"image '{other}': '{name}' is drawn as a {chart}, which keeps no order of "
+                    "its values; show it only so"
+                )
+            if user.type == "computation" and (
+                user.op not in ORDER_FREE or (user.op == "mean" and len(user.inputs) > 1)
+            ):
+                raise _SpecProblem(
+                    f"node '{other}': '{name}' is drawn as a {chart}, which keeps no order of "
+                    f"its values; use one of {', '.join(sorted(ORDER_FREE))} of it alone"
+                )
 
 
 def _topological(spec: GraphSpec) -> list[str]:

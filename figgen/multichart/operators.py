@@ -287,7 +287,47 @@ class Distance(OneWay):
         )
 
 
-Operator = Elementwise | Reduction | Share | Shift | Change | Distance
+@dataclass(frozen=True)
+class Statistic(OneWay):
+    """A summary statistic of one vector's values: std, median, quantile (order-free).
+
+    Each is written out in its question, so a reader computes exactly the stated statistic:
+    the population standard deviation (dividing by the count), the median (the mean of the two
+    middle values for an even count) and numpy's default (linear) quantile.
+    """
+
+    name: str
+    statistic: Callable[[np.ndarray, NodeSpec], float]
+    wording: Callable[[NodeSpec], str]
+
+    def shape(self, inputs: list[Shape], node: NodeSpec) -> Shape:
+        _vectors(inputs, self.name, 1)
+        if self.name == "quantile" and (node.q is None or not 0 < node.q < 1):
+            raise OperatorError("quantile needs 'q' between 0 and 1 (0.25: the lower quartile)")
+        return Shape("scalar")
+
+    def apply(self, inputs: list[Value], node: NodeSpec, shape: Shape) -> Value:
+        vector = inputs[0]
+        assert isinstance(vector, Vector)
+        return float(self.statistic(vector.array(), node))
+
+    def describe(self, names: list[str], node: NodeSpec) -> str:
+        return f"{self.wording(node)} of {names[0]} over all labels"
+
+
+def _quantile_words(node: NodeSpec) -> str:
+    q = node.q or 0.0
+    return (
+        f"the {q:g} quantile (the sorted values interpolated linearly at position "
+        f"{q:g} times (count - 1), counting from 0)"
+    )
+
+
+ORDER_FREE = frozenset({"mean", "std", "median", "quantile"})
+"""Operators whose value does not depend on which label holds which value: the only ones a
+histogram's observations may feed (a histogram shows the values, not their labels)."""
+
+Operator = Elementwise | Reduction | Share | Shift | Change | Distance | Statistic
 
 OPERATORS: Registry[Operator | Mean] = Registry("operator")
 """Every operator by the name a spec's ``op`` gives."""
@@ -308,6 +348,21 @@ OPERATORS.add("change", Change())
 OPERATORS.add("distance", Distance())
 OPERATORS.add("argmax", Reduction("argmax", "label with the largest value of"))
 OPERATORS.add("argmin", Reduction("argmin", "label with the smallest value of"))
+OPERATORS.add(
+    "std",
+    Statistic(
+        "std",
+        lambda v, node: float(np.std(v)),
+        lambda node: "the standard deviation (population: dividing by the count)",
+    ),
+)
+OPERATORS.add(
+    "median", Statistic("median", lambda v, node: float(np.median(v)), lambda node: "the median")
+)
+OPERATORS.add(
+    "quantile",
+    Statistic("quantile", lambda v, node: float(np.quantile(v, node.q or 0.0)), _quantile_words),
+)
 
 
 def operator_for(name: str, n_inputs: int) -> Operator:

@@ -171,11 +171,16 @@ def _index_labels(graph: Graph, name: str) -> tuple[Label, ...]:
 def candidates(graph: Graph, values: dict[str, Value], rng: np.random.Generator) -> list[Ask]:
     """Every question the templates can ask of these values, in a seeded order."""
     out: list[Ask] = []
-    vectors = [n for n in graph.values_nodes if isinstance(values[n], Vector)]
+    unordered = graph.unordered
+    vectors = [
+        n for n in graph.values_nodes if isinstance(values[n], Vector) and n not in unordered
+    ]
     for name in graph.values_nodes:
         value = values[name]
         desc = describe(graph, name)
-        if isinstance(value, Vector):
+        if isinstance(value, Vector) and name in unordered:
+            out += _observation_questions(graph, name, value, desc)
+        elif isinstance(value, Vector):
             out += _vector_questions(graph, name, value, desc, rng)
         elif isinstance(value, float):
             out.append(
@@ -285,6 +290,27 @@ def _vector_questions(
                 )
             )
     return out
+
+
+def _observation_questions(graph: Graph, name: str, value: Vector, desc: str) -> list[Ask]:
+    """Observations drawn as a histogram: the bars show their values but not which label holds
+    which, so only the order-free mean is asked, unless a mean node of them asks it already
+    (the spec's statistics nodes ask the rest)."""
+    arr = value.array()
+    has_mean = any(
+        node.op == "mean" and node.inputs == [name] for node in graph.spec.nodes.values()
+    )
+    if has_mean or abs(arr.mean()) < 0.05 * (float(np.max(np.abs(arr))) or 1.0):
+        return []
+    return [
+        Ask(
+            "compute",
+            "mean",
+            f"What is the average of the {desc} over all {len(value.labels)} "
+            f"{_index_word(graph, name)}s{_unit(graph, name)}?",
+            [Target(name)],
+        )
+    ]
 
 
 def _pair_questions(

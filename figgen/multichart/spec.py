@@ -9,9 +9,16 @@ Problems are reported in one line naming the node and the fix (``figgen.errors.C
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from figgen.chart_inputs import Label
 
@@ -48,12 +55,27 @@ class NodeSpec(_Strict):
     op: str | None = None
     lag: int | None = None
     origin: Label | None = None
+    q: float | None = None
+    """For ``quantile``: which one (0.25 the lower quartile, 0.5 the median)."""
     # image nodes
     kind: str | None = None
     """The chart: a LongChart chart name a plot kind declares (line, bar, stacked_bar, ...)."""
     title: str | None = None
     reversible: bool | None = None
     """Whether every input can be read back from the chart (default: true for every kind)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_additions(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # keys added after sets were first published are left out when unset, so the stored
+        # spec of a set that does not use them keeps its bytes
+        out: dict[str, Any] = handler(self)
+        for key in _ADDED_KEYS:
+            if out.get(key) is None:
+                out.pop(key, None)
+        return out
+
+
+_ADDED_KEYS = ("q",)
 
 
 class GraphSpec(_Strict):

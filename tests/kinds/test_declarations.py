@@ -60,9 +60,19 @@ def test_a_kind_is_registered_once() -> None:
 
 
 def test_the_longchart_charts_come_from_the_kinds() -> None:
-    assert list(multichart_kinds()) == ["line", "bar", "stacked_bar", "pie", "table"]
+    assert list(multichart_kinds()) == [
+        "line",
+        "histogram",
+        "scatter",
+        "bar",
+        "stacked_bar",
+        "pie",
+        "table",
+    ]
     assert multichart_kind("stacked_bar") is KINDS["bar"]
-    with pytest.raises(FiggenError, match="unknown chart kind 'radar'; known: line, bar"):
+    with pytest.raises(
+        FiggenError, match="unknown chart kind 'radar'; known: line, histogram, scatter, bar"
+    ):
         multichart_kind("radar")
 
 
@@ -71,9 +81,8 @@ def test_an_unknown_chart_in_a_graph_spec_names_the_known_ones() -> None:
 
     with pytest.raises(ConfigError) as info:
         spec_from_dict(spec({"a": data(), "i": image("radar", "a")}))
-    assert "node 'i': an image needs kind = line, bar, stacked_bar, pie or table, not 'radar'" in (
-        str(info.value)
-    )
+    known = "line, histogram, scatter, bar, stacked_bar, pie or table"
+    assert f"node 'i': an image needs kind = {known}, not 'radar'" in str(info.value)
 
 
 def test_a_chart_refuses_inputs_it_cannot_show() -> None:

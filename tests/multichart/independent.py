@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +19,29 @@ def _number(text: str) -> float:
 
 
 def read_record(
-    record: dict[str, Any], image: dict[str, Any], vectors: set[str], label_nodes: set[str]
+    record: dict[str, Any],
+    image: dict[str, Any],
+    vectors: set[str],
+    label_nodes: set[str],
+    labels: dict[str, list[Any]] | None = None,
 ) -> dict[str, Any]:
     """node -> value (dict label -> number, a number, or a label string) shown by one image;
-    ``vectors`` and ``label_nodes`` name the nodes that hold vectors and labels (from the spec)."""
+    ``vectors`` and ``label_nodes`` name the nodes that hold vectors and labels (from the spec),
+    ``labels`` each vector's labels (a histogram does not show which label holds which value)."""
     panel = record["panels"][0]
     data = panel["data"]
     inputs = image["inputs"]
     kind = image["kind"]
     elements = record["elements"]
+    if kind == "histogram":
+        # every bar is one value, as often as its height says; spread over the labels in order
+        bars = sorted((e for e in elements if e["kind"] == "bar"), key=lambda e: e["value"][0])
+        shown = [round(e["value"][0], 6) for e in bars for _ in range(round(e["value"][1]))]
+        names = (labels or {})[inputs[0]]
+        return {inputs[0]: dict(zip(names, shown, strict=True))}
+    if kind == "scatter":
+        points = [e for e in elements if e["kind"] == "point"]
+        return {inputs[0]: {int(e["value"][0]): e["value"][1] for e in points}}
     if kind == "line":
         return {
             n: dict(zip(s["x"], s["y"], strict=True))
@@ -108,6 +123,16 @@ def forward(node: dict[str, Any], args: list[Any]) -> Any:
     if op in ("argmax", "argmin"):
         pick = max(v, key=v.get) if op == "argmax" else min(v, key=v.get)
         return pick
+    xs = sorted(v.values())
+    if op == "std":
+        return statistics.pstdev(xs)
+    if op == "median":
+        return statistics.median(xs)
+    if op == "quantile":
+        where = node["q"] * (len(xs) - 1)
+        low = math.floor(where)
+        high = min(low + 1, len(xs) - 1)
+        return xs[low] + (where - low) * (xs[high] - xs[low])
     raise AssertionError(op)
 
 
@@ -188,7 +213,13 @@ def mode_values(root: Path, record: dict[str, Any], mode: str) -> dict[str, Any]
             for n, node in record["spec"]["nodes"].items()
             if node.get("op") in ("argmax", "argmin")
         }
-        for node, value in read_record(image_record, image, vectors, label_nodes).items():
+        labels = {
+            n: [_key(k) for k in v["labels"]]
+            for n, v in record["values"].items()
+            if isinstance(v, dict) and "labels" in v
+        }
+        shown_here = read_record(image_record, image, vectors, label_nodes, labels)
+        for node, value in shown_here.items():
             shown[node] = (
                 {_key(k): v for k, v in value.items()} if isinstance(value, dict) else value
             )
