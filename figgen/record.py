@@ -42,6 +42,11 @@ ElementKind = Literal[
     "table_header",
     "row_label",
     "table_cell",
+    "box",
+    "median_line",
+    "whisker",
+    "cap",
+    "outlier",
 ]
 
 TEXT_KINDS: frozenset[str] = frozenset(

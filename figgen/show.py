@@ -32,6 +32,11 @@ KIND_COLOURS: dict[str, str] = {
     "point": "#ff00ff",
     "contour_level": "#00bfff",
     "contour_band": "#4169e1",
+    "box": "#b8860b",
+    "median_line": "#dc143c",
+    "whisker": "#20b2aa",
+    "cap": "#2e8b57",
+    "outlier": "#9400d3",
 }
 
 

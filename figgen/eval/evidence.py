@@ -18,6 +18,7 @@ from figgen.eval.geometry import Box, Point, centre, enclosing
 from figgen.vqa.item import QAItem
 
 MARKS = frozenset({"bar", "point", "marker", "line", "errorbar", "contour_level", "contour_band"})
+MARKS |= {"box", "median_line", "whisker", "cap", "outlier"}
 """Element kinds merged per panel and series into one region."""
 GROUPED_TEXT = {
     "xtick_label": "xticks",
