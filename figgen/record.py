@@ -47,6 +47,8 @@ ElementKind = Literal[
     "whisker",
     "cap",
     "outlier",
+    "band",
+    "range_bar",
 ]
 
 TEXT_KINDS: frozenset[str] = frozenset(

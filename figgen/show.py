@@ -37,6 +37,8 @@ KIND_COLOURS: dict[str, str] = {
     "whisker": "#20b2aa",
     "cap": "#2e8b57",
     "outlier": "#9400d3",
+    "band": "#6b8e23",
+    "range_bar": "#cd5c5c",
 }
 
 

@@ -18,7 +18,7 @@ from figgen.eval.geometry import Box, Point, centre, enclosing
 from figgen.vqa.item import QAItem
 
 MARKS = frozenset({"bar", "point", "marker", "line", "errorbar", "contour_level", "contour_band"})
-MARKS |= {"box", "median_line", "whisker", "cap", "outlier"}
+MARKS |= {"box", "median_line", "whisker", "cap", "outlier", "band", "range_bar"}
 """Element kinds merged per panel and series into one region."""
 GROUPED_TEXT = {
     "xtick_label": "xticks",
@@ -26,7 +26,7 @@ GROUPED_TEXT = {
     "colorbar_tick_label": "colorbar_ticks",
     "legend_entry": "legend",
 }
-OFF_INK = frozenset({"line", "contour_level", "contour_band"})
+OFF_INK = frozenset({"line", "contour_level", "contour_band", "band"})
 """Kinds whose box centre need not lie on anything drawn: no point target."""
 
 
