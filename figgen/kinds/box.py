@@ -86,6 +86,8 @@ MEDIAN_LEAD = 0.05
 """A group "has the highest median" when it leads the runner-up by this share of the axis span."""
 MIN_BOX_PX = 4.0
 """A box shorter than this (pixels) shows no readable quartiles, median or length."""
+NOTCH_SIZE = 40
+"""Notched panels draw at least this many values per group (where the config allows)."""
 SKEW_RATIO = 2.0
 """A group is described as skewed when one whisker is this many times the other."""
 
@@ -97,7 +99,7 @@ class BoxConfig(Section):
     sample_size: Annotated[IntRange, within(5, 2000)] = Field(
         (8, 300), description="values per group, log-uniform"
     )
-    notch_p: Probability = 0.3
+    notch_p: Probability = 0.45
     horizontal_p: Probability = 0.3
     filled_p: Probability = 0.6
     centre: Annotated[Range, within(1e-3, 1e9)] = Field(
@@ -135,7 +137,10 @@ class BoxKind(KindHooks):
         groups = _words(rng, vocab, n_groups)
         centre = float(np.exp(uniform(rng, (np.log(bc.centre[0]), np.log(bc.centre[1])))))
         spread = centre * uniform(rng, (0.05, 0.3))
+        notched = bool(rng.random() < bc.notch_p)
         low, high = np.log(bc.sample_size[0]), np.log(bc.sample_size[1])
+        if notched:  # a notch fits inside its box only with enough values (1.57 IQR / sqrt(n))
+            low = min(max(low, np.log(NOTCH_SIZE)), high)
         samples, sizes = [], []
         for _ in groups:
             n = int(round(np.exp(uniform(rng, (low, high)))))
@@ -145,7 +150,7 @@ class BoxKind(KindHooks):
         stats = [box_stats(s) for s in samples]
         # a notch wider than its box folds back over the box: drawn only where every one fits
         fits = all(s.q1 <= s.cilo and s.cihi <= s.q3 for s in stats)
-        notch = bool(rng.random() < bc.notch_p) and fits
+        notch = notched and fits
         one_colour = rng.random() < 0.4
         colors = _distinct_colors(rng, 1 if one_colour else n_groups, dark=dark)
         data = BoxData(

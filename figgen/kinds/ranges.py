@@ -136,8 +136,9 @@ class RangeKind(KindHooks):
         labels = _words(rng, vocab, n_series) if n_series > 1 else [None]
         colors = _distinct_colors(rng, n_series, dark=dark)
         series = []
-        for label, color in zip(labels, colors, strict=True):
-            where = level * (1 + uniform(rng, (-0.3, 0.3)))
+        gap = uniform(rng, (0.0, 1.2))  # from overlapping bands to ones far apart
+        for k, (label, color) in enumerate(zip(labels, colors, strict=True)):
+            where = level * (1 + gap * (k - (n_series - 1) / 2) + uniform(rng, (-0.1, 0.1)))
             centre, low, high = range_stats(replicates(rng, n, where, level * 0.2), stat)
             series.append(RangeSeries(label, color, sig(centre, 3), sig(low, 3), sig(high, 3)))
         data = RangeData(
