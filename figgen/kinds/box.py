@@ -25,6 +25,7 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgb, to_rgba
 from pydantic import Field
 
+from figgen.element_kinds import mark
 from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_stats, group_sample
@@ -112,6 +113,13 @@ class BoxKind(KindHooks):
     config = BoxConfig
     noun = "box plot"
     default_weight = 0.0
+    elements = (
+        mark("box", "#daa520"),
+        mark("median_line", "#dc143c"),
+        mark("whisker", "#20b2aa"),
+        mark("cap", "#2e8b57"),
+        mark("outlier", "#9400d3"),
+    )
     families: tuple[Family, ...] = (
         N_BOXES,
         NOTCHED,

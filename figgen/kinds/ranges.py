@@ -23,6 +23,7 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 from pydantic import Field
 
+from figgen.element_kinds import mark
 from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.marks import background, centres
@@ -102,6 +103,11 @@ class RangeKind(KindHooks):
     config = RangeConfig
     noun = "range plot"
     default_weight = 0.0
+    elements = (
+        mark("band", "#556b2f", off_ink=True),  # a wavy band's box centre may lie off it
+        mark("line", "#7f7f7f", off_ink=True),  # the centre lines, as the line kind's
+        mark("range_bar", "#cd5c5c"),
+    )
     families: tuple[Family, ...] = (
         N_RANGES,
         RANGE_BAR,
