@@ -3,7 +3,6 @@ own ``cbook.boxplot_stats`` and numpy percentiles of the drawn samples."""
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
@@ -11,7 +10,6 @@ import numpy as np
 import pytest
 from matplotlib import cbook
 from matplotlib.colors import to_rgb
-from PIL import Image
 
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
@@ -19,6 +17,7 @@ from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.box_data import box_stats, box_table
 from figgen.record import spec_from_record
 from figgen.vqa import QAItem, describe_record, questions_for_record
+from tests.kinds.figures import closest, items_of, panels_of, pixels_of
 
 BOXES_ONLY = {
     "kinds": {"box": 1.0},
@@ -37,22 +36,6 @@ def box_config() -> FigureConfig:
 @pytest.fixture(scope="module")
 def figures(box_config: FigureConfig) -> list[GeneratedFigure]:
     return [generate_figure(box_config, 5, i) for i in range(8)]
-
-
-def _panels(figures: list[GeneratedFigure]) -> list[tuple[GeneratedFigure, dict[str, Any]]]:
-    return [(f, p) for f in figures for p in f.record["panels"]]
-
-
-def _items(figures: list[GeneratedFigure], family: str) -> list[tuple[dict[str, Any], QAItem]]:
-    out = []
-    for figure in figures:
-        panels = {p["index"]: p for p in figure.record["panels"]}
-        out += [
-            (panels[item.panel], item)
-            for item in questions_for_record(figure.record)
-            if item.family == family and item.panel is not None
-        ]
-    return out
 
 
 def _group(panel: dict[str, Any], item: QAItem) -> np.ndarray:
@@ -103,7 +86,7 @@ def test_sampled_boxes_vary(box_config: FigureConfig) -> None:
 
 
 def test_ground_truth_table_is_the_five_numbers(figures: list[GeneratedFigure]) -> None:
-    for _, panel in _panels(figures):
+    for _, panel in panels_of(figures):
         table = box_table(panel["data"])
         assert len(table) == 5 * len(panel["data"]["groups"])
         for group, sample in zip(panel["data"]["groups"], panel["data"]["samples"], strict=True):
@@ -120,16 +103,12 @@ def test_the_record_renders_again_to_the_same_image(figures: list[GeneratedFigur
     assert again.png == figures[0].png
 
 
-def _pixels(figure: GeneratedFigure) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
-
-
 def test_every_part_of_every_box_is_boxed_over_its_ink(figures: list[GeneratedFigure]) -> None:
     """One box, median line, two whiskers and caps per group and one outlier element per flier;
     each shown mark has pixels of its colour under its box (the colours recomputed here)."""
     checked = 0
-    for figure, panel in _panels(figures):
-        pixels, data = _pixels(figure), panel["data"]
+    for figure, panel in panels_of(figures):
+        pixels, data = pixels_of(figure), panel["data"]
         elements = [e for e in figure.record["elements"] if e["panel"] == panel["index"]]
         for g, stats in enumerate(data["stats"]):
             mine = [e for e in elements if e.get("series") == g]
@@ -141,10 +120,8 @@ def test_every_part_of_every_box_is_boxed_over_its_ink(figures: list[GeneratedFi
                 colours = _ink(panel, e, g)
                 if not e.get("visible") or not colours:
                     continue
-                x0, y0, x1, y1 = (int(v) for v in e["bbox"])
-                region = pixels[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)].reshape(-1, 3)
-                closest = min(np.abs(region - c).max(axis=1).min() for c in colours)
-                assert closest <= NEAR, (figure.record["id"], e)
+                nearest = min(closest(pixels, e["bbox"], c) for c in colours)
+                assert nearest <= NEAR, (figure.record["id"], e)
                 checked += 1
     assert checked > 300
 
@@ -166,7 +143,7 @@ def _ink(panel: dict[str, Any], element: dict[str, Any], g: int) -> list[np.ndar
 
 def test_boxes_sit_where_their_quartiles_are(figures: list[GeneratedFigure]) -> None:
     """Pixels per unit along the value axis are the same for every box and whisker."""
-    for figure, panel in _panels(figures):
+    for figure, panel in panels_of(figures):
         horizontal = panel["data"]["orientation"] == "horizontal"
         spans = []
         for e in figure.record["elements"]:
@@ -183,15 +160,15 @@ def test_boxes_sit_where_their_quartiles_are(figures: list[GeneratedFigure]) -> 
 
 def test_value_answers_are_the_percentiles_of_the_sample(figures: list[GeneratedFigure]) -> None:
     asked = 0
-    for panel, item in _items(figures, "box_median"):
+    for panel, item in items_of(figures, "box_median"):
         assert item.answer == pytest.approx(np.median(_group(panel, item)), rel=1e-5)
         assert item.metric == "ssmape" and item.level == 2
         asked += 1
-    for panel, item in _items(figures, "box_quartile"):
+    for panel, item in items_of(figures, "box_quartile"):
         which = 75 if "upper quartile" in item.question else 25
         assert item.answer == pytest.approx(np.percentile(_group(panel, item), which), rel=1e-5)
         asked += 1
-    for panel, item in _items(figures, "box_iqr"):
+    for panel, item in items_of(figures, "box_iqr"):
         q1, q3 = np.percentile(_group(panel, item), [25, 75])
         assert item.answer == pytest.approx(q3 - q1, rel=1e-5)
         asked += 1
@@ -199,7 +176,7 @@ def test_value_answers_are_the_percentiles_of_the_sample(figures: list[Generated
 
 
 def test_outlier_counts_are_matplotlibs(figures: list[GeneratedFigure]) -> None:
-    items = _items(figures, "n_outliers")
+    items = items_of(figures, "n_outliers")
     assert items
     for panel, item in items:
         (stats,) = cbook.boxplot_stats(_group(panel, item))
@@ -235,7 +212,7 @@ def test_outliers_are_counted_only_when_apart() -> None:
 
 def test_spread_and_median_leaders(figures: list[GeneratedFigure]) -> None:
     asked = 0
-    for panel, item in _items(figures, "largest_spread"):
+    for panel, item in items_of(figures, "largest_spread"):
         iqrs = {
             g: float(np.subtract(*np.percentile(s, [75, 25])))
             for g, s in zip(panel["data"]["groups"], panel["data"]["samples"], strict=True)
@@ -243,7 +220,7 @@ def test_spread_and_median_leaders(figures: list[GeneratedFigure]) -> None:
         ranked = sorted(iqrs.values(), reverse=True)
         assert iqrs[item.answer] == ranked[0] and ranked[0] - ranked[1] >= 0.1 * ranked[0]
         asked += 1
-    for panel, item in _items(figures, "highest_median"):
+    for panel, item in items_of(figures, "highest_median"):
         medians = {
             g: float(np.median(s))
             for g, s in zip(panel["data"]["groups"], panel["data"]["samples"], strict=True)

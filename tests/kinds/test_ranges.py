@@ -3,7 +3,6 @@ checked against an independent computation (the ``statistics`` module, plain loo
 
 from __future__ import annotations
 
-import io
 import re
 import statistics
 from typing import Any
@@ -11,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
-from PIL import Image
 
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.ranges_data import range_stats, range_table
-from figgen.vqa import QAItem, describe_record, questions_for_record
+from figgen.vqa import QAItem, describe_record
+from tests.kinds.figures import closest, items_of, panels_of, pixels_of
 
 RANGES_ONLY = {
     "kinds": {"range": 1.0},
@@ -35,22 +34,6 @@ def range_config() -> FigureConfig:
 @pytest.fixture(scope="module")
 def figures(range_config: FigureConfig) -> list[GeneratedFigure]:
     return [generate_figure(range_config, 5, i) for i in range(8)]
-
-
-def _panels(figures: list[GeneratedFigure]) -> list[tuple[GeneratedFigure, dict[str, Any]]]:
-    return [(f, p) for f in figures for p in f.record["panels"]]
-
-
-def _items(figures: list[GeneratedFigure], family: str) -> list[tuple[dict[str, Any], QAItem]]:
-    out = []
-    for figure in figures:
-        panels = {p["index"]: p for p in figure.record["panels"]}
-        out += [
-            (panels[item.panel], item)
-            for item in questions_for_record(figure.record)
-            if item.family == family and item.panel is not None
-        ]
-    return out
 
 
 def _series(panel: dict[str, Any], item: QAItem) -> dict[str, Any]:
@@ -101,7 +84,7 @@ def test_sampled_ranges_vary(range_config: FigureConfig) -> None:
 
 
 def test_ground_truth_table(figures: list[GeneratedFigure]) -> None:
-    for _, panel in _panels(figures):
+    for _, panel in panels_of(figures):
         data = panel["data"]
         rows = range_table(data)
         n = len(data["x"]) if data["mode"] == "band" else len(data["categories"])
@@ -109,16 +92,12 @@ def test_ground_truth_table(figures: list[GeneratedFigure]) -> None:
         assert all(lo <= hi for _, _, lo, hi in rows)
 
 
-def _pixels(figure: GeneratedFigure) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
-
-
 def test_every_range_is_boxed_over_its_ink(figures: list[GeneratedFigure]) -> None:
     """A band per series (its blended fill under its box), a centre line per band, a bar per
     series and category; the colours are recomputed from the record's data."""
     checked = 0
-    for figure, panel in _panels(figures):
-        data, pixels = panel["data"], _pixels(figure)
+    for figure, panel in panels_of(figures):
+        data, pixels = panel["data"], pixels_of(figure)
         behind = np.asarray(to_rgb(_background(figure, panel))) * 255
         elements = [e for e in figure.record["elements"] if e["panel"] == panel["index"]]
         for s, series in enumerate(data["series"]):
@@ -136,9 +115,7 @@ def test_every_range_is_boxed_over_its_ink(figures: list[GeneratedFigure]) -> No
             for e in mine:
                 if not e.get("visible"):
                     continue
-                x0, y0, x1, y1 = (int(v) for v in e["bbox"])
-                region = pixels[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)].reshape(-1, 3)
-                assert np.abs(region - colours[e["kind"]]).max(axis=1).min() <= NEAR, e
+                assert closest(pixels, e["bbox"], colours[e["kind"]]) <= NEAR, e
                 checked += 1
     assert checked > 100
 
@@ -155,7 +132,7 @@ def _background(figure: GeneratedFigure, panel: dict[str, Any]) -> str:
 def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
     asked = 0
     for family in ("range_bar_ends", "range_bar_length"):
-        for panel, item in _items(figures, family):
+        for panel, item in items_of(figures, family):
             category = re.search(r'for "([^"]+)"', item.question)
             assert category is not None
             i = panel["data"]["categories"].index(category.group(1))
@@ -168,7 +145,7 @@ def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
 
 
 def test_widest_point_of_a_band(figures: list[GeneratedFigure]) -> None:
-    items = _items(figures, "band_widest_at")
+    items = items_of(figures, "band_widest_at")
     assert items
     for panel, item in items:
         series = _series(panel, item)
@@ -179,7 +156,7 @@ def test_widest_point_of_a_band(figures: list[GeneratedFigure]) -> None:
 
 def test_widest_range_and_overlaps(figures: list[GeneratedFigure]) -> None:
     answers = set()
-    for panel, item in _items(figures, "widest_range"):
+    for panel, item in items_of(figures, "widest_range"):
         series = panel["data"]["series"]
         if len(series) > 1:
             means = {
@@ -193,7 +170,7 @@ def test_widest_range_and_overlaps(figures: list[GeneratedFigure]) -> None:
             (s,) = series
             widths = [h - lo for lo, h in zip(s["low"], s["high"], strict=True)]
             assert panel["data"]["categories"][widths.index(max(widths))] == item.answer
-    for panel, item in _items(figures, "ranges_overlap"):
+    for panel, item in items_of(figures, "ranges_overlap"):
         names = re.findall(r'"([^"]+)"', item.question)[:2]  # then the answer's own words
         a, b = (next(s for s in panel["data"]["series"] if s["label"] == n) for n in names)
         overlaps = any(
