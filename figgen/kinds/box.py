@@ -170,7 +170,7 @@ class BoxKind(KindHooks):
             whis=WHIS,
             orientation="horizontal" if rng.random() < bc.horizontal_p else "vertical",
         )
-        style = {
+        style: dict[str, Any] = {
             "filled": bool(rng.random() < bc.filled_p),
             "width": round(uniform(rng, (0.35, 0.75)), 2),
             "linewidth": round(uniform(rng, (0.8, 1.8)), 2),
@@ -178,6 +178,10 @@ class BoxKind(KindHooks):
             "flier_size": round(uniform(rng, (3.0, 6.0)), 1),
             "grid": bool(rng.random() < cfg.style.grid_p),
         }
+        # the derived colours go into the record, so a reader of it knows every mark's ink
+        looks = [_look(color, style["filled"], dark) for color in data.colors]
+        style["line_colors"] = [look.line for look in looks]
+        style["median_colors"] = [look.median for look in looks]
         return Sampled(
             params={"sizes": sizes, "centre": centre, "spread": spread},
             data=data.to_dict(),
@@ -190,7 +194,12 @@ class BoxKind(KindHooks):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st, boxes = panel.style, BoxData.from_dict(panel.data)
         horizontal = boxes.orientation == "horizontal"
-        looks = [_look(color, st["filled"], style.dark) for color in boxes.colors]
+        looks = [
+            _Look(color if st["filled"] else "none", line, median, color)
+            for color, line, median in zip(
+                boxes.colors, st["line_colors"], st["median_colors"], strict=True
+            )
+        ]
         positions = np.arange(1, len(boxes.groups) + 1, dtype=float)
         for i, (stats, look) in enumerate(zip(boxes.stats, looks, strict=True)):
             line = {"color": look.line, "linewidth": st["linewidth"]}

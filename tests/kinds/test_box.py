@@ -127,18 +127,21 @@ def test_every_part_of_every_box_is_boxed_over_its_ink(figures: list[GeneratedFi
 
 
 def _ink(panel: dict[str, Any], element: dict[str, Any], g: int) -> list[np.ndarray]:
-    """The colours a mark is drawn in, from the record's data and style alone: its group's
-    colour; the grey lines of filled boxes (a thin box shows only its outline)."""
-    colour = np.asarray(to_rgb(panel["data"]["colors"][g])) * 255
-    greys = [np.asarray(to_rgb(grey)) * 255 for grey in ("#333333", "#d0d0d0")]
-    filled, kind = panel["style"]["filled"], element["kind"]
-    if kind == "outlier" or (kind == "box" and not filled):
-        return [colour]
+    """The colours a mark is drawn in, read from the record's data and style alone: its
+    group's colour; the lines' colour (a thin filled box shows only its outline)."""
+
+    def rgb(colour: str) -> np.ndarray:
+        return np.asarray(to_rgb(colour)) * 255
+
+    colour, style, kind = panel["data"]["colors"][g], panel["style"], element["kind"]
+    line, median = style["line_colors"][g], style["median_colors"][g]
+    if kind == "outlier" or (kind == "box" and not style["filled"]):
+        return [rgb(colour)]
     if kind == "box":
-        return [colour, *greys]
+        return [rgb(colour), rgb(line)]
     if kind in ("whisker", "cap"):
-        return greys if filled else [colour]
-    return []
+        return [rgb(line)]
+    return [rgb(median)]
 
 
 def test_boxes_sit_where_their_quartiles_are(figures: list[GeneratedFigure]) -> None:
