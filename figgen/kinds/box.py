@@ -30,6 +30,7 @@ from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_stats, group_sample
 from figgen.kinds.marks import centres, point_marks
+from figgen.records import PanelRecord
 from figgen.sample.rng import integer, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, within
@@ -42,6 +43,7 @@ from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+    from figgen.record import Element
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -282,18 +284,18 @@ class BoxKind(KindHooks):
 
         return Drawn(probes=[probe])
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        boxes, index = BoxData.from_dict(panel["data"]), panel["index"]
-        marks = [e for e in ctx.elements(index, "box")]
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
+        boxes, index = panel.data_as(BoxData), panel.index
+        marks = ctx.elements(index, "box")
         if level == 1:
             if all(_shown(e) for e in marks):
-                ctx.ask(N_BOXES, panel, len(boxes.groups), evidence=[e["id"] for e in marks])
+                ctx.ask(N_BOXES, panel, len(boxes.groups), evidence=[e.id for e in marks])
             ctx.ask(
                 NOTCHED,
                 panel,
                 "yes" if boxes.notch else "no",
                 choices=YES_NO,
-                evidence=[e["id"] for e in marks],
+                evidence=[e.id for e in marks],
             )
             for g in _countable_outliers(ctx, panel, boxes):
                 ids = ctx.element_ids(index, "outlier", series=g)
@@ -307,14 +309,14 @@ class BoxKind(KindHooks):
         elif level == 2:
             _value_questions(ctx, panel, boxes)
         elif level == 3 and len(boxes.groups) > 1:
-            evidence = [e["id"] for e in marks]
+            evidence = [e.id for e in marks]
             if not all(_shown(e) for e in marks):
                 return
             for family, answer in _leaders(boxes, _span(boxes)):
                 ctx.ask(family, panel, answer, choices=list(boxes.groups), evidence=evidence)
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        boxes = BoxData.from_dict(panel["data"])
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        boxes = panel.data_as(BoxData)
         if level == 1:
             notch = " notched" if boxes.notch else ""
             return [
@@ -361,9 +363,10 @@ def _look(color: str, filled: bool, dark: bool) -> _Look:
     )
 
 
-def _shown(element: dict[str, Any]) -> bool:
+def _shown(element: Element) -> bool:
     """A mark counts as shown when the record says most of it is (unmeasured marks count)."""
-    return bool(element.get("visible", True)) and element.get("visible_fraction", 1.0) >= 0.75
+    fraction = 1.0 if element.visible_fraction is None else element.visible_fraction
+    return element.visible is not False and fraction >= 0.75
 
 
 def _span(boxes: BoxData) -> float:
@@ -371,32 +374,32 @@ def _span(boxes: BoxData) -> float:
     return float(np.ptp(values)) if values else 0.0
 
 
-def _reading(ctx: FigureContext, panel: dict[str, Any], boxes: BoxData) -> AxisReading:
+def _reading(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> AxisReading:
     axis = "x" if boxes.orientation == "horizontal" else "y"
     values = [v for s in boxes.stats for v in (s.whislo, s.whishi, *s.fliers)]
     return axis_reading(ctx, panel, axis, values)
 
 
-def _box_px(element: dict[str, Any], horizontal: bool) -> float:
-    x0, y0, x1, y1 = element["bbox"]
+def _box_px(element: Element, horizontal: bool) -> float:
+    x0, y0, x1, y1 = element.bbox
     return float(x1 - x0) if horizontal else float(y1 - y0)
 
 
-def _value_questions(ctx: FigureContext, panel: dict[str, Any], boxes: BoxData) -> None:
+def _value_questions(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> None:
     """Median, one quartile and the IQR of each group whose box and median line show and whose
     box is tall enough to tell its edges from the median."""
-    index, span = panel["index"], _span(boxes)
+    index, span = panel.index, _span(boxes)
     horizontal = boxes.orientation == "horizontal"
-    scale = panel.get("xscale" if horizontal else "yscale", "linear")
-    box_of = {e["series"]: e for e in ctx.elements(index, "box")}
-    median_of = {e["series"]: e for e in ctx.elements(index, "median_line")}
+    scale = panel.xscale if horizontal else panel.yscale
+    box_of = {e.series: e for e in ctx.elements(index, "box")}
+    median_of = {e.series: e for e in ctx.elements(index, "median_line")}
     for g, (group, stats) in enumerate(zip(boxes.groups, boxes.stats, strict=True)):
         box, median = box_of.get(g), median_of.get(g)
         if box is None or median is None or not (_shown(box) and _shown(median)):
             continue
         if _box_px(box, horizontal) < MIN_BOX_PX:
             continue
-        evidence = [box["id"], median["id"]]
+        evidence = [box.id, median.id]
         ctx.ask(
             BOX_MEDIAN,
             panel,
@@ -414,7 +417,7 @@ def _value_questions(ctx: FigureContext, panel: dict[str, Any], boxes: BoxData) 
             BOX_QUARTILE,
             panel,
             round_sig(stats.q3 if upper else stats.q1),
-            evidence=[box["id"]],
+            evidence=[box.id],
             span=span,
             scale=scale,
             group=group,
@@ -422,20 +425,18 @@ def _value_questions(ctx: FigureContext, panel: dict[str, Any], boxes: BoxData) 
             edge=edge,
         )
         if scale == "linear":  # a length on a log axis is not a difference of readings
-            ctx.ask(
-                BOX_IQR, panel, round_sig(stats.iqr), evidence=[box["id"]], span=span, group=group
-            )
+            ctx.ask(BOX_IQR, panel, round_sig(stats.iqr), evidence=[box.id], span=span, group=group)
 
 
-def _countable_outliers(ctx: FigureContext, panel: dict[str, Any], boxes: BoxData) -> list[int]:
+def _countable_outliers(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> list[int]:
     """Groups whose outliers can be counted: every one drawn, shown, and no two overlapping
     by more than :data:`MAX_MARKER_OVERLAP` (rule: overlapping markers)."""
     out = []
     for g, stats in enumerate(boxes.stats):
-        drawn = [e for e in ctx.elements(panel["index"], "outlier") if e["series"] == g]
+        drawn = [e for e in ctx.elements(panel.index, "outlier") if e.series == g]
         if len(drawn) != len(stats.fliers) or not all(_shown(e) for e in drawn):
             continue
-        if marker_overlap([e["bbox"] for e in drawn]) <= MAX_MARKER_OVERLAP:
+        if marker_overlap([e.bbox for e in drawn]) <= MAX_MARKER_OVERLAP:
             out.append(g)
     return out
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.kinds.base import PanelData
+from figgen.records import PanelData, panel_data
 from figgen.sample.rng import integer, sig, uniform
 
 WHIS = 1.5
@@ -42,6 +42,7 @@ class BoxStats:
         return {**self.__dict__, "label": label}
 
 
+@panel_data("box")
 @dataclass
 class BoxData(PanelData):
     """The typed view of a box panel's ``data``; ``to_dict`` is exactly what the record stores."""

@@ -15,7 +15,7 @@ mode one ``range_bar`` per series and category (``item`` = category index, ``val
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -28,6 +28,7 @@ from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.marks import background, centres
 from figgen.kinds.ranges_data import RangeData, RangeSeries, Stat, range_stats, replicates
+from figgen.records import PanelRecord
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, within
@@ -40,6 +41,7 @@ from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+    from figgen.record import Element
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -255,14 +257,14 @@ class RangeKind(KindHooks):
 
         return Drawn(probes=[probe])
 
-    def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
-        ranges, index = RangeData.from_dict(panel["data"]), panel["index"]
+    def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
+        ranges, index = panel.data_as(RangeData), panel.index
         kind = "band" if ranges.mode == "band" else "range_bar"
         marks = ctx.elements(index, kind)
         legends = legend_boxes(ctx, panel)
         if any(mark_hidden(e, legends) for e in marks):
             return  # a range partly under the legend: its ends and width cannot be read
-        evidence = [e["id"] for e in marks]
+        evidence = [e.id for e in marks]
         what = "shaded bands" if ranges.mode == "band" else "range bars"
         if level == 1:
             ctx.ask(N_RANGES, panel, len(ranges.series), evidence=evidence, what=what)
@@ -285,8 +287,8 @@ class RangeKind(KindHooks):
                     second=words.get("second", ""),
                 )
 
-    def describe(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> list[str]:
-        ranges = RangeData.from_dict(panel["data"])
+    def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
+        ranges = panel.data_as(RangeData)
         read = axis_reading(ctx, panel, "y", [v for s in ranges.series for v in (*s.low, *s.high)])
         if level == 1:
             shape = (
@@ -320,13 +322,13 @@ def _whose(ranges: RangeData, s: int) -> str:
 
 
 def _bar_questions(
-    ctx: FigureContext, panel: dict[str, Any], ranges: RangeData, marks: list[dict[str, Any]]
+    ctx: FigureContext, panel: PanelRecord, ranges: RangeData, marks: list[Element]
 ) -> None:
     """The ends and the length of one bar per series (a different category for each)."""
     n, span = len(ranges.categories), _span(ranges)
     for s, series in enumerate(ranges.series):
         item = (s + n // 2) % n
-        ids = [e["id"] for e in marks if e["series"] == s and e["item"] == item]
+        ids = [e.id for e in marks if e.series == s and e.item == item]
         whose, category = _whose(ranges, s), ranges.categories[item]
         ends = [round_sig(series.low[item]), round_sig(series.high[item])]
         length = round_sig(series.high[item] - series.low[item])
@@ -334,7 +336,7 @@ def _bar_questions(
             ctx.ask(family, panel, answer, evidence=ids, span=span, whose=whose, category=category)
 
 
-def _widest_at(ctx: FigureContext, panel: dict[str, Any], ranges: RangeData) -> None:
+def _widest_at(ctx: FigureContext, panel: PanelRecord, ranges: RangeData) -> None:
     """Where each band is widest, when it is clearly widest there (:data:`WIDEST_LEAD`)."""
     x = ranges.positions()
     x_span = float(np.ptp(x))
@@ -344,7 +346,7 @@ def _widest_at(ctx: FigureContext, panel: dict[str, Any], ranges: RangeData) -> 
         away = np.abs(x - x[top]) > WIDEST_AWAY * x_span
         if away.any() and widths[top] < WIDEST_LEAD * widths[away].max():
             continue
-        ids = ctx.element_ids(panel["index"], "band", series=s)
+        ids = ctx.element_ids(panel.index, "band", series=s)
         ctx.ask(
             WIDEST_AT,
             panel,

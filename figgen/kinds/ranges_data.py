@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.kinds.base import PanelData
 from figgen.plain import as_plain_dict
+from figgen.records import PanelData, panel_data
 from figgen.sample.rng import integer, uniform
 
 Mode = Literal["band", "bars"]
@@ -29,6 +29,7 @@ class RangeSeries:
         return widths
 
 
+@panel_data("range")
 @dataclass
 class RangeData(PanelData):
     """The typed view of a range panel's ``data``; ``to_dict`` is exactly what the record stores."""

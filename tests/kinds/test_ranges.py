@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import statistics
-from typing import Any
 
 import numpy as np
 import pytest
@@ -14,9 +13,10 @@ from matplotlib.colors import to_rgb
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import GeneratedFigure, generate_figure
-from figgen.kinds.ranges_data import range_stats, range_table
+from figgen.kinds.ranges_data import RangeData, RangeSeries, range_stats, range_table
+from figgen.records import PanelRecord, Record
 from figgen.vqa import QAItem, describe_record
-from tests.kinds.figures import closest, items_of, panels_of, pixels_of
+from tests.kinds.figures import closest, elements_of, items_of, panels_of, pixels_of
 
 RANGES_ONLY = {
     "kinds": {"range": 1.0},
@@ -36,10 +36,10 @@ def figures(range_config: FigureConfig) -> list[GeneratedFigure]:
     return [generate_figure(range_config, 5, i) for i in range(8)]
 
 
-def _series(panel: dict[str, Any], item: QAItem) -> dict[str, Any]:
+def _series(panel: PanelRecord, item: QAItem) -> RangeSeries:
     name = re.search(r'series "([^"]+)"', item.question)
     wanted = name.group(1) if name else None
-    (series,) = [s for s in panel["data"]["series"] if s["label"] == wanted]
+    (series,) = [s for s in panel.data_as(RangeData).series if s.label == wanted]
     return series
 
 
@@ -66,29 +66,28 @@ def test_range_statistics_by_hand() -> None:
 
 def test_sampled_ranges_vary(range_config: FigureConfig) -> None:
     panels = [p for i in range(40) for p in sample_figure(range_config, 2, i).panels]
-    assert {p.data["mode"] for p in panels} == {"band", "bars"}
-    assert {(p.data["mode"], p.data["stat"]) for p in panels} == {
+    ranges = [RangeData.from_dict(p.data) for p in panels]
+    assert {r.mode for r in ranges} == {"band", "bars"}
+    assert {(r.mode, r.stat) for r in ranges} == {
         ("band", "sd"),
         ("band", "quantile"),
         ("bars", "minmax"),
         ("bars", "quantile"),
     }
-    assert {len(p.data["series"]) for p in panels} == {1, 2, 3}
-    for p in panels:
-        n = len(p.data["x"]) if p.data["mode"] == "band" else len(p.data["categories"])
-        for s in p.data["series"]:
-            assert len(s["low"]) == len(s["high"]) == len(s["centre"]) == n
-            assert all(
-                lo <= c <= hi for lo, c, hi in zip(s["low"], s["centre"], s["high"], strict=True)
-            )
+    assert {len(r.series) for r in ranges} == {1, 2, 3}
+    for r in ranges:
+        n = len(r.x) if r.mode == "band" else len(r.categories)
+        for s in r.series:
+            assert len(s.low) == len(s.high) == len(s.centre) == n
+            assert all(lo <= c <= hi for lo, c, hi in zip(s.low, s.centre, s.high, strict=True))
 
 
 def test_ground_truth_table(figures: list[GeneratedFigure]) -> None:
     for _, panel in panels_of(figures):
-        data = panel["data"]
-        rows = range_table(data)
-        n = len(data["x"]) if data["mode"] == "band" else len(data["categories"])
-        assert len(rows) == n * len(data["series"])
+        data = panel.data_as(RangeData)
+        rows = range_table(panel.stored_data)
+        n = len(data.x) if data.mode == "band" else len(data.categories)
+        assert len(rows) == n * len(data.series)
         assert all(lo <= hi for _, _, lo, hi in rows)
 
 
@@ -97,36 +96,28 @@ def test_every_range_is_boxed_over_its_ink(figures: list[GeneratedFigure]) -> No
     series and category; the colours are recomputed from the record's data."""
     checked = 0
     for figure, panel in panels_of(figures):
-        data, pixels = panel["data"], pixels_of(figure)
-        behind = np.asarray(to_rgb(_background(figure, panel))) * 255
-        elements = [e for e in figure.record["elements"] if e["panel"] == panel["index"]]
-        for s, series in enumerate(data["series"]):
-            colour = np.asarray(to_rgb(series["color"])) * 255
-            mine = [e for e in elements if e.get("series") == s]
-            if data["mode"] == "band":
-                assert sorted(e["kind"] for e in mine) == ["band", "line"]
-                colours = {"band": data["alpha"] * colour + (1 - data["alpha"]) * behind}
+        data, pixels = panel.data_as(RangeData), pixels_of(figure)
+        elements = elements_of(figure, panel)
+        (frame,) = [e for e in elements if e.kind == "panel"]
+        behind = np.asarray(to_rgb(str(frame.background))) * 255
+        for s, series in enumerate(data.series):
+            colour = np.asarray(to_rgb(series.color)) * 255
+            mine = [e for e in elements if e.series == s]
+            if data.mode == "band":
+                assert sorted(e.kind for e in mine) == ["band", "line"]
+                colours = {"band": data.alpha * colour + (1 - data.alpha) * behind}
                 colours["line"] = colour
             else:
-                assert [e["item"] for e in mine if e["kind"] == "range_bar"] == list(
-                    range(len(data["categories"]))
+                assert [e.item for e in mine if e.kind == "range_bar"] == list(
+                    range(len(data.categories))
                 )
                 colours = {"range_bar": colour}
             for e in mine:
-                if not e.get("visible"):
+                if not e.visible:
                     continue
-                assert closest(pixels, e["bbox"], colours[e["kind"]]) <= NEAR, e
+                assert closest(pixels, e.bbox, colours[e.kind]) <= NEAR, e
                 checked += 1
     assert checked > 100
-
-
-def _background(figure: GeneratedFigure, panel: dict[str, Any]) -> str:
-    (element,) = [
-        e
-        for e in figure.record["elements"]
-        if e["kind"] == "panel" and e["panel"] == panel["index"]
-    ]
-    return str(element["background"])
 
 
 def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
@@ -135,9 +126,9 @@ def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
         for panel, item in items_of(figures, family):
             category = re.search(r'for "([^"]+)"', item.question)
             assert category is not None
-            i = panel["data"]["categories"].index(category.group(1))
+            i = panel.data_as(RangeData).categories.index(category.group(1))
             series = _series(panel, item)
-            low, high = series["low"][i], series["high"][i]
+            low, high = series.low[i], series.high[i]
             expected = [low, high] if family == "range_bar_ends" else high - low
             assert item.answer == pytest.approx(expected, rel=1e-5) and item.metric == "ssmape"
             asked += 1
@@ -149,33 +140,31 @@ def test_widest_point_of_a_band(figures: list[GeneratedFigure]) -> None:
     assert items
     for panel, item in items:
         series = _series(panel, item)
-        widths = [hi - lo for lo, hi in zip(series["low"], series["high"], strict=True)]
+        widths = [hi - lo for lo, hi in zip(series.low, series.high, strict=True)]
         widest = max(range(len(widths)), key=widths.__getitem__)
-        assert item.answer == pytest.approx(panel["data"]["x"][widest])
+        assert item.answer == pytest.approx(panel.data_as(RangeData).x[widest])
 
 
 def test_widest_range_and_overlaps(figures: list[GeneratedFigure]) -> None:
     answers = set()
     for panel, item in items_of(figures, "widest_range"):
-        series = panel["data"]["series"]
+        series = panel.data_as(RangeData).series
         if len(series) > 1:
             means = {
-                s["label"]: statistics.fmean(
-                    h - lo for lo, h in zip(s["low"], s["high"], strict=True)
-                )
+                s.label: statistics.fmean(h - lo for lo, h in zip(s.low, s.high, strict=True))
                 for s in series
             }
             assert max(means, key=means.__getitem__) == item.answer
         else:
             (s,) = series
-            widths = [h - lo for lo, h in zip(s["low"], s["high"], strict=True)]
-            assert panel["data"]["categories"][widths.index(max(widths))] == item.answer
+            widths = [h - lo for lo, h in zip(s.low, s.high, strict=True)]
+            assert panel.data_as(RangeData).categories[widths.index(max(widths))] == item.answer
     for panel, item in items_of(figures, "ranges_overlap"):
         names = re.findall(r'"([^"]+)"', item.question)[:2]  # then the answer's own words
-        a, b = (next(s for s in panel["data"]["series"] if s["label"] == n) for n in names)
+        a, b = (next(s for s in panel.data_as(RangeData).series if s.label == n) for n in names)
         overlaps = any(
             min(ah, bh) > max(al, bl)
-            for al, ah, bl, bh in zip(a["low"], a["high"], b["low"], b["high"], strict=True)
+            for al, ah, bl, bh in zip(a.low, a.high, b.low, b.high, strict=True)
         )
         assert item.answer == ("yes" if overlaps else "no") and item.level == 3
         answers.add(item.answer)
@@ -185,11 +174,9 @@ def test_widest_range_and_overlaps(figures: list[GeneratedFigure]) -> None:
 def test_descriptions_and_alt_text(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         rows = describe_record(figure.record)
-        for panel in figure.record["panels"]:
+        for panel in Record.from_dict(figure.record).panels:
             mine = {
-                r["level"]: r
-                for r in rows
-                if r["scope"] == "panel" and r["panel"] == panel["index"]
+                r["level"]: r for r in rows if r["scope"] == "panel" and r["panel"] == panel.index
             }
             assert "range plot" in mine[1]["text"] and "range plot" in mine[1]["alt_text"].lower()
-            assert mine[2]["text"].count(" runs from ") == len(panel["data"]["series"])
+            assert mine[2]["text"].count(" runs from ") == len(panel.data_as(RangeData).series)
