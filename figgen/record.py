@@ -42,6 +42,10 @@ ElementKind = Literal[
     "table_header",
     "row_label",
     "table_cell",
+    "cell",
+    "cell_text",
+    "region",
+    "region_label",  # heatmap, map
 ]
 
 TEXT_KINDS: frozenset[str] = frozenset(
@@ -59,12 +63,14 @@ TEXT_KINDS: frozenset[str] = frozenset(
         "table_header",
         "row_label",
         "table_cell",
+        "cell_text",
+        "region_label",  # heatmap, map
     }
 )
 """Kinds whose element carries a ``text`` field."""
 
 MARK_TEXT_KINDS: frozenset[str] = frozenset(
-    {"wedge_label", "table_header", "row_label", "table_cell"}
+    {"wedge_label", "table_header", "row_label", "table_cell", "cell_text", "region_label"}
 )
 """Texts a kind draws inside its plot area as part of the data (pie labels, table cells): they
 carry ``text`` but are placed by the kind, so overlap repair leaves them alone."""

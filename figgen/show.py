@@ -32,6 +32,10 @@ KIND_COLOURS: dict[str, str] = {
     "point": "#ff00ff",
     "contour_level": "#00bfff",
     "contour_band": "#4169e1",
+    "cell": "#32cd32",
+    "cell_text": "#ff1493",
+    "region": "#ffa500",
+    "region_label": "#ff1493",
 }
 
 

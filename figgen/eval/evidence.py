@@ -17,7 +17,9 @@ from typing import Any
 from figgen.eval.geometry import Box, Point, centre, enclosing
 from figgen.vqa.item import QAItem
 
-MARKS = frozenset({"bar", "point", "marker", "line", "errorbar", "contour_level", "contour_band"})
+MARKS = frozenset(
+    {"bar", "point", "marker", "line", "errorbar", "contour_level", "contour_band", "cell"}
+)
 """Element kinds merged per panel and series into one region."""
 GROUPED_TEXT = {
     "xtick_label": "xticks",
@@ -25,7 +27,7 @@ GROUPED_TEXT = {
     "colorbar_tick_label": "colorbar_ticks",
     "legend_entry": "legend",
 }
-OFF_INK = frozenset({"line", "contour_level", "contour_band"})
+OFF_INK = frozenset({"line", "contour_level", "contour_band", "region"})
 """Kinds whose box centre need not lie on anything drawn: no point target."""
 
 

@@ -33,11 +33,14 @@ def _panel_level1(ctx: FigureContext, panel: dict[str, Any]) -> list[str]:
         f"{cap(ctx.location(panel))} is a {noun(panel['kind'])}"
         + (f" titled {quoted(panel['title'])}." if panel.get("title") else " with no title.")
     ]
-    for axis in ("x", "y"):
+    kind = KINDS[panel["kind"]]
+    for axis in ("x", "y") if kind.draws_axes else ():
         label = panel.get(f"{axis}label")
         scale = "logarithmic" if panel.get(f"{axis}scale") == "log" else "linear"
         named = f"labelled {quoted(label)}" if label else "unlabelled"
-        out.append(f"The {axis} axis is {named} and {scale}.")
+        out.append(
+            f"The {axis} axis is {named}" + (f" and {scale}." if axis in kind.value_axes else ".")
+        )
     style = panel.get("style", {})
     if style.get("colorbar") and style.get("colorbar_label"):
         out.append(f"A colour bar is labelled {quoted(style['colorbar_label'])}.")
