@@ -28,6 +28,7 @@ each worker's peak RSS (``resource.getrusage`` ``ru_maxrss`` inside the worker) 
 RSS (``/proc/self/statm``) after the first and the last tenth of the figures.
 
     python benchmarks/bench_build.py --n 30 --seed 0 --encoder fpng
+    python benchmarks/bench_build.py --n 0 --workers-n 0 --kinds line heatmap map   # per kind
 """
 
 from __future__ import annotations
@@ -361,6 +362,27 @@ def _encoder_name(settings: PngSettings) -> str:
     return f"{settings.encoder} level {settings.compress_level}"
 
 
+def kinds_report(n: int, seed: int, kinds: list[str], image: dict[str, object]) -> None:
+    """Figures (and panels) per CPU second of builds that draw one kind only, interleaved
+    figure by figure so load drifts touch every kind alike."""
+    configs = {kind: config_from_dict({"kinds": {kind: 1.0}, "image": image}) for kind in kinds}
+    cpu = dict.fromkeys(kinds, 0.0)
+    panels = dict.fromkeys(kinds, 0)
+    for kind in kinds:
+        generate_figure(configs[kind], seed, n)  # warm caches (fonts, region shapes)
+    for index in range(n):
+        for kind in kinds:
+            start = time.process_time()
+            figure = generate_figure(configs[kind], seed, index)
+            cpu[kind] += time.process_time() - start
+            panels[kind] += figure.record["layout"]["n_panels"]
+    for kind in kinds:
+        print(
+            f"kind {kind}: {n / cpu[kind]:.2f} figures per CPU second, "
+            f"{panels[kind] / cpu[kind]:.1f} panels per CPU second ({n} figures of seed {seed})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=30, help="figures for pipeline/bare; 0 skips")
@@ -382,6 +404,13 @@ def main() -> None:
         help="also time git revision REV's figures per CPU second beside this tree's, "
         "default and tiny configs (e.g. 279d3dc, main when the build-speed issue was filed)",
     )
+    parser.add_argument(
+        "--kinds",
+        nargs="*",
+        default=[],
+        help="per-kind figures per CPU second, one-kind builds (e.g. line heatmap map)",
+    )
+    parser.add_argument("--kinds-n", type=int, default=8, help="figures per kind for --kinds")
     parser.add_argument("--bare-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     image: dict[str, object] = {}
@@ -404,6 +433,8 @@ def main() -> None:
         pipeline_report(args.n, args.seed, cfg)
     if args.against:
         against_report(args.against, args.n or 30, args.seed)
+    if args.kinds:
+        kinds_report(args.kinds_n, args.seed, args.kinds, image)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.cm import ScalarMappable
@@ -244,11 +245,13 @@ class MapKind(KindHooks):
         ax.add_artist(TextFitter(texts, room, mode="inside", size=size))
         cbar = None
         if d.scheme == "classed":
+            swatches = mappable.to_rgba(np.arange(len(d.bins) - 1))
+            handles: list[Artist] = [
+                Patch(facecolor=tuple(swatch), edgecolor=st["edgecolor"], label=label)
+                for swatch, label in zip(swatches, class_labels(d), strict=True)
+            ]
             ax.legend(
-                handles=[
-                    Patch(facecolor=mappable.to_rgba(j), edgecolor=st["edgecolor"], label=label)
-                    for j, label in enumerate(class_labels(d))
-                ],
+                handles=handles,
                 loc="upper left",
                 bbox_to_anchor=(1.02, 1.0),
                 borderaxespad=0.0,

@@ -320,14 +320,12 @@ class HeatmapKind(KindHooks):
             low = np.unravel_index(int(np.argmin(grid)), grid.shape)
             high = np.unravel_index(int(np.argmax(grid)), grid.shape)
             about = "" if shown else "about "
-            say = (
-                (lambda v: spoken_number(v, decimals=d.decimals))
-                if shown
-                else (lambda v: spoken_number(v, digits=2))
-            )
+            decimals, digits = (d.decimals, 3) if shown else (None, 2)
+            low_text = spoken_number(float(grid[low]), decimals=decimals, digits=digits)
+            high_text = spoken_number(float(grid[high]), decimals=decimals, digits=digits)
             return [
-                f"Values run from {about}{say(float(grid[low]))} ({_cell(d, low)}) to "
-                f"{about}{say(float(grid[high]))} ({_cell(d, high)})."
+                f"Values run from {about}{low_text} ({_cell(d, low)}) to "
+                f"{about}{high_text} ({_cell(d, high)})."
             ]
         found = heatmap_findings(panel, shown)
         if found:
@@ -355,7 +353,7 @@ def heatmap_findings(panel: dict[str, Any], shown: bool) -> list[Finding]:
         return []
     grid = d.grid()
     rows, cols = np.indices(grid.shape)
-    towards = plane_direction(cols, -rows, grid, DIRECTIONS)  # row 0 is drawn on top
+    towards = plane_direction(cols.astype(float), -rows.astype(float), grid, DIRECTIONS)  # row 0 is drawn on top
     if towards is None:
         return []
     sentence = f"The values increase from {towards}."
