@@ -31,6 +31,7 @@ from figgen.kinds.base import COLORMAPS, Axis, Drawn, KindHooks, Mark, PanelData
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.fit_text import TextFitter, text_colour
 from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
+from figgen.kinds.marks import background, contrast_edge
 from figgen.kinds.regions import REGION_SET_NOUNS, REGION_SETS, Region, project, region_set
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -200,7 +201,7 @@ class MapKind(KindHooks):
             "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
             "edgecolor": "white" if rng.random() < 0.5 else "#404040",
             "linewidth": round(uniform(rng, (0.3, 0.9)), 2),
-            "label_scale": round(uniform(rng, (0.7, 1.0)), 2),
+            "label_scale": round(uniform(rng, (0.9, 1.1)), 2),
         }
         return Sampled(params={**params, "top": top, "low": low}, data=data.to_dict(), style=style)
 
@@ -211,10 +212,12 @@ class MapKind(KindHooks):
         rings = [[project(ring, mid) for ring in r.rings] for r in regions]
         mappable = _mappable(d, st["colormap"])
         fills = mappable.to_rgba(d.classes() if d.scheme == "classed" else d.array())
+        ax.set_axis_off()  # first: the map's background is then the figure's
+        edge = contrast_edge(fills, background(ax)) or st["edgecolor"]
         for shape, fill in zip(rings, fills, strict=True):
             ax.add_collection(
                 PolyCollection(
-                    shape, facecolors=[fill], edgecolors=st["edgecolor"], linewidths=st["linewidth"]
+                    shape, facecolors=[fill], edgecolors=edge, linewidths=st["linewidth"]
                 )
             )
         everything = np.concatenate([ring for shape in rings for ring in shape])
@@ -223,7 +226,6 @@ class MapKind(KindHooks):
         ax.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
         ax.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
         ax.set_aspect("equal")
-        ax.set_axis_off()
         where = centroids(regions)
         size = style.sizes.tick * st["label_scale"]
         texts = [
@@ -247,7 +249,7 @@ class MapKind(KindHooks):
         if d.scheme == "classed":
             swatches = mappable.to_rgba(np.arange(len(d.bins) - 1))
             handles: list[Artist] = [
-                Patch(facecolor=tuple(swatch), edgecolor=st["edgecolor"], label=label)
+                Patch(facecolor=tuple(swatch), edgecolor=edge, label=label)
                 for swatch, label in zip(swatches, class_labels(d), strict=True)
             ]
             ax.legend(

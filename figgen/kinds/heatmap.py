@@ -35,6 +35,7 @@ from figgen.kinds.base import (
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.fit_text import TextFitter, text_colour
 from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
+from figgen.kinds.marks import background, contrast_edge
 from figgen.sample.rng import choose, integer, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
@@ -82,8 +83,10 @@ DIRECTIONS = ("left to right", "right to left", "bottom to top", "top to bottom"
 CLEAR_SHARE = 0.15
 """Without annotations a cell is "the largest" only when it beats every cell of the other rows
 (columns) by this share of the colour bar's range."""
-MIN_TEXT_PT = 4.5
+MIN_TEXT_PT = 6.0
 """Annotations that would have to shrink below this (points) are not printed."""
+MIN_EDGE_PT = 0.8
+"""Outline width (points) of cells drawn where a cell's colour is the background's."""
 MAX_WORD = 8
 
 
@@ -219,13 +222,15 @@ class HeatmapKind(KindHooks):
         for spine in ax.spines.values():
             spine.set_visible(False)
         ax.grid(False, which="both")  # a style's grid would cross the cells' centres
-        if st["gaps"]:  # white gutters between cells, as seaborn's linewidths draw them
-            ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
-            ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
-            ax.grid(which="minor", color=ax.get_facecolor(), linewidth=st["gaps"])
-            ax.tick_params(which="minor", length=0)
         cmap = image.get_cmap()
         colours = cmap(norm(grid))
+        edge = contrast_edge(colours, background(ax))
+        if st["gaps"] or edge:  # gutters between cells, as seaborn's linewidths draw them
+            ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
+            ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
+            width = max(st["gaps"], MIN_EDGE_PT if edge else 0.0)
+            ax.grid(which="minor", color=edge or ax.get_facecolor(), linewidth=width)
+            ax.tick_params(which="minor", length=0)
         texts = []
         if st["annotate"]:
             for r in range(n_rows):
@@ -353,7 +358,9 @@ def heatmap_findings(panel: dict[str, Any], shown: bool) -> list[Finding]:
         return []
     grid = d.grid()
     rows, cols = np.indices(grid.shape)
-    towards = plane_direction(cols.astype(float), -rows.astype(float), grid, DIRECTIONS)  # row 0 is drawn on top
+    towards = plane_direction(
+        cols.astype(float), -rows.astype(float), grid, DIRECTIONS
+    )  # row 0 is drawn on top
     if towards is None:
         return []
     sentence = f"The values increase from {towards}."
