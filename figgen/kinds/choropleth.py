@@ -38,7 +38,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colormap_words import colormap_sentence
-from figgen.vqa.families import Family, declare
+from figgen.vqa.families import COLORMAP, Family, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.readout import nice_step, spoken_number
 from figgen.vqa.wording import count, join
@@ -173,7 +173,7 @@ class MapKind(KindHooks):
     default_weight = 0.0
     draws_axes = False
     value_axes: tuple[Axis, ...] = ()
-    families: tuple[Family, ...] = (MAP_CLASSES, MAX_REGION, REGIONS_ABOVE, MAP_GRADIENT)
+    families: tuple[Family, ...] = (COLORMAP, MAP_CLASSES, MAX_REGION, REGIONS_ABOVE, MAP_GRADIENT)
 
     def sample(
         self,

@@ -41,7 +41,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
 from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.colormap_words import colormap_sentence
-from figgen.vqa.families import Family, declare
+from figgen.vqa.families import COLORMAP, Family, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.readout import spoken_number
 from figgen.vqa.spoken import spoken
@@ -165,6 +165,7 @@ class HeatmapKind(KindHooks):
     default_weight = 0.0
     value_axes: tuple[Axis, ...] = ()
     families: tuple[Family, ...] = (
+        COLORMAP,
         HEATMAP_ROWS,
         HEATMAP_COLUMNS,
         CELL_VALUE,
