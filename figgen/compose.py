@@ -56,7 +56,7 @@ def sample_figure(
                 index=i,
                 row=i // layout.cols,
                 col=i % layout.cols,
-                kind=kind,  # type: ignore[arg-type]
+                kind=kind,
                 distribution=distribution,  # type: ignore[arg-type]
                 params=sampled.params,
                 data=sampled.data,

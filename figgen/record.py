@@ -16,67 +16,9 @@ from packaging.version import InvalidVersion, Version
 from figgen.errors import FiggenError
 from figgen.spec import FigureSpec
 
-ElementKind = Literal[
-    "figure",
-    "panel",
-    "title",
-    "xlabel",
-    "ylabel",
-    "xtick_label",
-    "ytick_label",
-    "offset_text",
-    "legend",
-    "legend_entry",
-    "colorbar",
-    "colorbar_label",
-    "colorbar_tick_label",
-    "line",
-    "marker",
-    "errorbar",
-    "bar",
-    "point",
-    "contour_level",
-    "contour_band",
-    "wedge",
-    "wedge_label",
-    "table_header",
-    "row_label",
-    "table_cell",
-    "cell",
-    "cell_text",
-    "region",
-    "region_label",  # heatmap, map
-]
-
-TEXT_KINDS: frozenset[str] = frozenset(
-    {
-        "title",
-        "xlabel",
-        "ylabel",
-        "xtick_label",
-        "ytick_label",
-        "offset_text",
-        "colorbar_label",
-        "colorbar_tick_label",
-        "legend_entry",
-        "wedge_label",
-        "table_header",
-        "row_label",
-        "table_cell",
-        "cell_text",
-        "region_label",  # heatmap, map
-    }
-)
-"""Kinds whose element carries a ``text`` field."""
-
-MARK_TEXT_KINDS: frozenset[str] = frozenset(
-    {"wedge_label", "table_header", "row_label", "table_cell", "cell_text", "region_label"}
-)
-"""Texts a kind draws inside its plot area as part of the data (pie labels, table cells): they
-carry ``text`` but are placed by the kind, so overlap repair leaves them alone."""
-
-LAYOUT_KINDS: frozenset[str] = frozenset({"figure", "panel", "legend", "colorbar"})
-"""Kinds that frame the figure; every other non-text kind is a data mark."""
+ElementKind = str
+"""An element kind: one of the shared layout and text kinds of :mod:`figgen.element_kinds` or
+one a registered plot kind declares (``figgen.kinds.element_tables().names``)."""
 
 BBox = tuple[float, float, float, float]
 Occluder = Literal["legend", "frame", "marks"]

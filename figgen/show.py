@@ -11,32 +11,13 @@ from figgen.errors import FiggenError
 if TYPE_CHECKING:
     from PIL import Image
 
-KIND_COLOURS: dict[str, str] = {
-    "figure": "#888888",
-    "panel": "#1f77b4",
-    "title": "#d62728",
-    "xlabel": "#ff7f0e",
-    "ylabel": "#ff7f0e",
-    "xtick_label": "#2ca02c",
-    "ytick_label": "#2ca02c",
-    "offset_text": "#17becf",
-    "legend": "#9467bd",
-    "legend_entry": "#c5b0d5",
-    "colorbar": "#8c564b",
-    "colorbar_label": "#e377c2",
-    "colorbar_tick_label": "#bcbd22",
-    "line": "#7f7f7f",
-    "marker": "#8b008b",
-    "errorbar": "#00ced1",
-    "bar": "#ff4500",
-    "point": "#ff00ff",
-    "contour_level": "#00bfff",
-    "contour_band": "#4169e1",
-    "cell": "#32cd32",
-    "cell_text": "#ff1493",
-    "region": "#ffa500",
-    "region_label": "#ff1493",
-}
+
+def kind_colours() -> dict[str, str]:
+    """The box colour of every element kind, as the shared elements and the plot kinds
+    declare them."""
+    from figgen.kinds import element_tables
+
+    return element_tables().colours
 
 
 def show_boxes(
@@ -51,10 +32,11 @@ def show_boxes(
     from PIL import Image, ImageDraw
 
     record_path = _record_path(Path(dataset), figure)
-    unknown = sorted((kinds or set()) - set(KIND_COLOURS))
+    colours = kind_colours()
+    unknown = sorted((kinds or set()) - set(colours))
     if unknown:
         raise FiggenError(
-            f"unknown element kind {unknown[0]!r} for --kind; kinds: {', '.join(KIND_COLOURS)}"
+            f"unknown element kind {unknown[0]!r} for --kind; kinds: {', '.join(colours)}"
         )
     record = json.loads(record_path.read_text("utf-8"))
     image = Image.open(Path(dataset) / record["image"]["file"]).convert("RGB")
@@ -65,11 +47,11 @@ def show_boxes(
         if element["kind"] == "figure" or (kinds and element["kind"] not in kinds):
             continue
         x0, y0, x1, y1 = element["bbox"]
-        colour = KIND_COLOURS.get(element["kind"], "#000000")
+        colour = colours.get(element["kind"], "#000000")
         draw.rectangle([x0, y0, max(x0, x1 - 1), max(y0, y1 - 1)], outline=colour, width=width)
         shown.add(element["kind"])
     out = Path(out)
-    with_key(image, [kind for kind in KIND_COLOURS if kind in shown]).save(out)
+    with_key(image, [kind for kind in colours if kind in shown]).save(out)
     return out
 
 
@@ -77,6 +59,7 @@ def with_key(image: Image.Image, kinds: list[str]) -> Image.Image:
     """``image`` above a white band naming each of ``kinds`` beside a swatch of its colour."""
     from PIL import Image, ImageDraw, ImageFont
 
+    colours = kind_colours()
     size = max(10, min(24, image.width // 40))
     font = ImageFont.load_default(size=size)
     swatch, gap, line = size, size // 2, size + size // 2
@@ -95,7 +78,7 @@ def with_key(image: Image.Image, kinds: list[str]) -> Image.Image:
     for x, row, kind in entries:
         top = image.height + gap + row * line
         draw.rectangle([x + gap, top, x + gap + swatch - 1, top + swatch - 1],
-                       fill=KIND_COLOURS[kind])  # fmt: skip
+                       fill=colours[kind])  # fmt: skip
         draw.text((x + 2 * gap + swatch, top), kind, fill="black", font=font)
     return keyed
 

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from figgen.plain import as_plain_dict
 
-Kind = Literal["line", "histogram", "scatter", "contour", "bar"]
+Kind = str
+"""A registered plot kind's name (``figgen.kinds.KINDS``)."""
 Distribution = Literal["linear", "gmm", "random"]
 Arrangement = Literal["horizontal", "vertical", "grid"]
 Scale = Literal["linear", "log"]

@@ -206,13 +206,13 @@ def test_cli_build_and_show(tmp_path: Path, small_build: Path) -> None:
     assert boxed.width == width and boxed.height > height  # the key sits below the image
     assert boxed.crop((0, 0, width, height)).tobytes() != original.tobytes()
     # the key shows a swatch of every drawn kind's colour, and no other colour of a kind
-    from figgen.show import KIND_COLOURS
+    from figgen.show import kind_colours
 
     record = json.loads((small_build / "figures" / "fig-000001.json").read_text())
     drawn = {e["kind"] for e in record["elements"]} - {"figure"}
     band = np.asarray(boxed.crop((0, height, width, boxed.height))).reshape(-1, 3)
     key = {tuple(int(c) for c in pixel) for pixel in np.unique(band, axis=0)}
     rgb = {
-        kind: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for kind, c in KIND_COLOURS.items()
+        kind: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for kind, c in kind_colours().items()
     }
     assert {colour for colour in rgb.values() if colour in key} == {rgb[k] for k in drawn}

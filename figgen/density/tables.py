@@ -11,48 +11,18 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from figgen.density.chart_table import ChartTable, PanelTable, Row, XKind
 from figgen.errors import FiggenError
 
-XKind = Literal["numeric", "categorical"]
-
-
-@dataclass(frozen=True)
-class Row:
-    """One table row as text: the series name, the x entry and the y value."""
-
-    series: str
-    x: str
-    y: str
-
-
-@dataclass(frozen=True)
-class ChartTable:
-    """A chart's data table; ``x_kind`` says whether x entries are numbers or labels."""
-
-    rows: tuple[Row, ...]
-    x_kind: XKind
-
-    def series_names(self) -> list[str]:
-        """Series names in order of first appearance."""
-        return list(dict.fromkeys(row.series for row in self.rows))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"x_kind": self.x_kind, "rows": [[r.series, r.x, r.y] for r in self.rows]}
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> ChartTable:
-        return cls(tuple(Row(*map(str, row)) for row in values["rows"]), values["x_kind"])
-
-    def markdown(self) -> str:
-        """The table in the answer format the prompt asks for."""
-        lines = ["| Series Name | X Value | Y Value |", "|---|---|---|"]
-        lines += [f"| {r.series} | {r.x} | {r.y} |" for r in self.rows]
-        return "\n".join(lines)
+__all__ = [
+    *("ChartTable", "Row", "SourceChart", "XKind", "load_sources", "number_text"),
+    "read_csv_table",
+]
 
 
 @dataclass(frozen=True)
@@ -71,40 +41,11 @@ class SourceChart:
     panel: int | None = None
 
 
-def number_text(value: float) -> str:
-    """A float as the shortest text that reads back to it ("3.0" -> "3")."""
-    text = repr(float(value))
-    return text[:-2] if text.endswith(".0") else text
+def panel_tables() -> dict[str, PanelTable]:
+    """The plot kinds whose panels carry a ground-truth table, and how each reads it."""
+    from figgen.kinds import KINDS
 
-
-# ---- figgen records ------------------------------------------------------------------------
-
-PanelTable = Callable[[dict[str, Any]], ChartTable | None]
-
-
-def line_table(panel: dict[str, Any]) -> ChartTable | None:
-    """The marker points of a line panel; None when its markers are not drawn."""
-    if not panel.get("style", {}).get("marker"):
-        return None
-    rows = [
-        Row(str(series["label"]), number_text(x), number_text(y))
-        for series in panel["data"]["series"]
-        for x, y in zip(series["x"], series["y"], strict=True)
-    ]
-    return ChartTable(tuple(rows), "numeric")
-
-
-def bar_panel_table(panel: dict[str, Any]) -> ChartTable:
-    """One row per bar: series label, category and value (a stacked segment's own length),
-    as the bar kind's :func:`figgen.kinds.bar.bar_table` gives them."""
-    from figgen.kinds.bar import bar_table
-
-    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel["data"])]
-    return ChartTable(tuple(rows), "categorical")
-
-
-PANEL_TABLES: dict[str, PanelTable] = {"line": line_table, "bar": bar_panel_table}
-"""Plot kinds whose panels carry a ground-truth table, and how to read it."""
+    return {name: kind.chart_table for name, kind in KINDS.items() if kind.chart_table}
 
 
 def is_figgen_build(folder: Path) -> bool:
@@ -115,10 +56,12 @@ SKIP_NO_MARKERS = "line panels without markers (their data points are not visibl
 SKIP_EMPTY = "panels with no data row"
 
 
-def _skip_reason(panel: dict[str, Any], table: ChartTable | None) -> str | None:
+def _skip_reason(
+    panel: dict[str, Any], table: ChartTable | None, tables: dict[str, PanelTable]
+) -> str | None:
     """Why a panel is not a source chart, or None when it is one."""
-    if panel["kind"] not in PANEL_TABLES:
-        return f"{panel['kind']} panels (only line and bar charts have a table)"
+    if panel["kind"] not in tables:
+        return f"{panel['kind']} panels (only {' and '.join(tables)} charts have a table)"
     if table is None:
         return SKIP_NO_MARKERS
     return None if table.rows else SKIP_EMPTY
@@ -129,13 +72,14 @@ def figgen_sources(folder: Path, skipped: dict[str, int] | None = None) -> list[
     panels left out are counted by reason into ``skipped``."""
     from figgen.record import load_record
 
+    tables = panel_tables()
     sources = []
     for path in sorted((folder / "figures").glob("*.json")):
         record = load_record(path)
         for panel in record["panels"]:
-            reader = PANEL_TABLES.get(panel["kind"])
+            reader = tables.get(panel["kind"])
             table = reader(panel) if reader else None
-            reason = _skip_reason(panel, table)
+            reason = _skip_reason(panel, table, tables)
             if reason is not None:
                 if skipped is not None:
                     skipped[reason] = skipped.get(reason, 0) + 1

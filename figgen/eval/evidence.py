@@ -12,23 +12,13 @@ they are dropped where other evidence remains and make the item unpointable wher
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from figgen.eval.geometry import Box, Point, centre, enclosing
 from figgen.vqa.item import QAItem
 
-MARKS = frozenset(
-    {"bar", "point", "marker", "line", "errorbar", "contour_level", "contour_band", "cell"}
-)
-"""Element kinds merged per panel and series into one region."""
-GROUPED_TEXT = {
-    "xtick_label": "xticks",
-    "ytick_label": "yticks",
-    "colorbar_tick_label": "colorbar_ticks",
-    "legend_entry": "legend",
-}
-OFF_INK = frozenset({"line", "contour_level", "contour_band", "region"})
-"""Kinds whose box centre need not lie on anything drawn: no point target."""
+if TYPE_CHECKING:
+    from figgen.kinds import ElementTables
 
 
 @dataclass(frozen=True)
@@ -54,12 +44,14 @@ class EvidenceTarget:
         )
 
 
-def _region_key(element: dict[str, Any]) -> tuple[Any, ...]:
+def _region_key(element: dict[str, Any], tables: ElementTables) -> tuple[Any, ...]:
+    """Which region an element joins: its panel's marks of its series (the kinds' declared
+    evidence marks), its panel's texts of one group (tick labels, legend entries), or its own."""
     kind = element["kind"]
-    if kind in MARKS:
+    if kind in tables.marks:
         return (element.get("panel"), "marks", element.get("series"))
-    if kind in GROUPED_TEXT:
-        return (element.get("panel"), GROUPED_TEXT[kind])
+    if kind in tables.text_groups:
+        return (element.get("panel"), tables.text_groups[kind])
     return ("element", element["id"])
 
 
@@ -86,14 +78,17 @@ def _elements_by_id(record: dict[str, Any]) -> dict[int, dict[str, Any]]:
 
 def evidence_target(record: dict[str, Any], item: QAItem) -> EvidenceTarget | None:
     """The evidence of ``item`` in pixels of the record's PNG; None when it has none."""
+    from figgen.kinds import element_tables
+
     by_id = _elements_by_id(record)
     elements = [by_id[i] for i in item.evidence if i in by_id]
     if not elements:
         return None
+    tables = element_tables()
     regions: dict[tuple[Any, ...], list[Box]] = {}
     for element in elements:
-        regions.setdefault(_region_key(element), []).append(_box(element))
-    on_ink = [e for e in elements if e["kind"] not in OFF_INK]
+        regions.setdefault(_region_key(element, tables), []).append(_box(element))
+    on_ink = [e for e in elements if e["kind"] not in tables.off_ink]
     image = record["image"]
     return EvidenceTarget(
         boxes=tuple(enclosing(boxes) for boxes in regions.values()),

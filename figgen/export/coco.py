@@ -7,11 +7,10 @@ import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 from figgen.export.provenance import provenance
 from figgen.export.source import BuiltDataset
-from figgen.record import LAYOUT_KINDS, TEXT_KINDS, ElementKind
 from figgen.storage import staged_folder
 
 ANNOTATIONS_FILE = "annotations.json"
@@ -24,15 +23,20 @@ def category_ids(extra_kinds: Iterable[str] = ()) -> dict[str, int]:
     The schema's kinds come first, in schema order, so ids are the same in every export; kinds
     a newer generator adds follow in name order.
     """
-    known = list(get_args(ElementKind))
+    from figgen.kinds import element_tables
+
+    known = list(element_tables().names)
     kinds = known + sorted(set(extra_kinds) - set(known))
     return {kind: number for number, kind in enumerate(kinds, start=1)}
 
 
 def _supercategory(kind: str) -> str:
-    if kind in TEXT_KINDS:
+    from figgen.kinds import element_tables
+
+    tables = element_tables()
+    if kind in tables.text:
         return "text"
-    return "layout" if kind in LAYOUT_KINDS else "mark"
+    return "layout" if kind in tables.layout else "mark"
 
 
 def coco_annotation(

@@ -17,16 +17,27 @@ from figgen.kinds.base import (
 # isort: off
 from figgen.kinds import line, histogram, scatter, contour, bar, pie, table  # noqa: E402, F401
 from figgen.kinds import heatmap, choropleth  # noqa: E402, F401
+
 # isort: on
+from figgen.kinds.derived import (  # noqa: E402
+    ElementTables,
+    element_tables,
+    multichart_kind,
+    multichart_kinds,
+)
 
 __all__ = [
     "KINDS",
     "Drawn",
+    "ElementTables",
     "KindHooks",
     "Mark",
     "PlotKind",
     "Sampled",
     "default_mix",
+    "element_tables",
+    "multichart_kind",
+    "multichart_kinds",
     "noun",
     "register",
 ]

@@ -20,8 +20,10 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 from pydantic import Field
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, same_vectors
+from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
-from figgen.kinds.marks import centres
+from figgen.kinds.marks import BAR, centres
 from figgen.plain import as_plain_dict
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -133,6 +135,12 @@ def bar_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
     ]
 
 
+def bar_panel_table(panel: dict[str, Any]) -> ChartTable:
+    """One row per bar: series label, category and value (a stacked segment's own length)."""
+    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel["data"])]
+    return ChartTable(tuple(rows), "categorical")
+
+
 def _words(rng: np.random.Generator, vocab: Vocabulary, n: int) -> list[str]:
     pool = sorted({w for w in vocab.words if w.isalpha() and len(w) <= MAX_WORD})
     picked = rng.choice(len(pool), size=n, replace=False)
@@ -192,6 +200,9 @@ class BarKind(KindHooks):
     config = BarConfig
     noun = "bar chart"
     default_weight = 0.0
+    elements = (BAR,)
+    chart_table = staticmethod(bar_panel_table)
+    multichart_charts = ("bar", "stacked_bar")
     families: tuple[Family, ...] = (
         ERROR_BARS,
         N_CATEGORIES,
@@ -309,6 +320,47 @@ class BarKind(KindHooks):
             return marks
 
         return Drawn(probes=[probe])
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        if same_vectors(inputs) or all(s.kind == "scalar" for s in inputs):
+            return None
+        return "shows vectors over the same labels, or numbers only"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        first, xlabel = chart.inputs[0], chart.index_title
+        if first.shape == "vector":
+            categories = [str(v) for v in first.labels]
+            named = len(chart.inputs) > 1
+            series: list[dict[str, Any]] = [
+                {
+                    "label": i.label if named else None,
+                    "color": chart.colour(n),
+                    "values": list(i.values),
+                }
+                for n, i in enumerate(chart.inputs)
+            ]
+        else:
+            categories = [i.label for i in chart.inputs]
+            values = [i.value for i in chart.inputs]
+            series, xlabel = [{"label": None, "color": chart.colour(0), "values": values}], None
+        grouped = "grouped" if len(series) > 1 else "single"
+        mode = "stacked" if chart.chart == "stacked_bar" else grouped
+        data = {"categories": categories, "series": series, "mode": mode, "orientation": "vertical"}
+        style = {"width": 0.8, "edgecolor": None, "edgewidth": 0.5, "grid": True}
+        return ChartPanel(data, style, xlabel, chart.unit)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        series = record["panels"][0]["data"]["series"]
+        if chart.inputs[0].shape == "vector":
+            return [tuple(map(float, s["values"])) for s in series]
+        return [float(v) for v in series[0]["values"]]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return (
+            element["kind"] == "bar"
+            and element.get("series") == series
+            and (element.get("item") in items)
+        )
 
     def panel_questions(self, ctx: FigureContext, panel: dict[str, Any], level: Level) -> None:
         bars, index = BarData.from_dict(panel["data"]), panel["index"]

@@ -20,7 +20,11 @@ from matplotlib.colorbar import Colorbar
 from matplotlib.legend import Legend
 from matplotlib.typing import LegendLocType
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
+from figgen.density.chart_table import PanelTable
+from figgen.element_kinds import ElementDecl
 from figgen.plain import as_plain_dict
+from figgen.registry import Registry
 from figgen.sample.text import Vocabulary
 from figgen.sections import Section
 from figgen.spec import FigureStyle, PanelSpec, Scale
@@ -108,6 +112,21 @@ class PlotKind(Protocol):
         """The families this kind's hooks ask (the ``kinds`` column of the family table)."""
 
     @property
+    def elements(self) -> tuple[ElementDecl, ...]:
+        """The element kinds it draws as data (marks, and texts such as pie labels): their box
+        colour, whether they carry text, and how evidence regions group them."""
+
+    @property
+    def chart_table(self) -> PanelTable | None:
+        """Reads a panel's ground-truth ``(series, x, y)`` table for ``figgen density``; None:
+        the kind's panels are no source charts."""
+
+    @property
+    def multichart_charts(self) -> tuple[str, ...]:
+        """The LongChart image kinds (``kind`` of an image node) it draws, e.g. bar and
+        stacked_bar; empty: none."""
+
+    @property
     def config(self) -> type[Section]:
         """The kind's config section, read and validated under the kind's name."""
 
@@ -162,9 +181,23 @@ class PlotKind(Protocol):
     def compares_fit(self) -> bool:
         """Whether "which panel is the most linear" compares panels of this kind."""
 
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        """Why an image ``chart`` cannot show inputs of these shapes ("shows exactly one
+        vector"); None when it can."""
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        """The panel that draws a LongChart image of one of ``multichart_charts``."""
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        """The image's inputs' values as its record shows them (printed text where printed)."""
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        """Whether a drawn element shows items ``items`` of the input drawn as ``series``."""
+
 
 class KindHooks:
-    """Defaults for the question-side hooks: a kind overrides what it has to say."""
+    """Defaults for the declarations and the question-side hooks: a kind overrides what it
+    has to say."""
 
     families: tuple[Family, ...] = ()
     default_weight: float = 1.0
@@ -172,6 +205,9 @@ class KindHooks:
     compares_fit: bool = False
     value_axes: tuple[Axis, ...] = ("x", "y")
     draws_axes: bool = True
+    elements: tuple[ElementDecl, ...] = ()
+    chart_table: PanelTable | None = None
+    multichart_charts: tuple[str, ...] = ()
 
     def category_axis(self, panel: PanelSpec) -> CategoryAxes | None:
         return None
@@ -194,15 +230,24 @@ class KindHooks:
     def mean_and_span(self, panel: dict[str, Any]) -> tuple[float, float, str] | None:
         return None
 
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        return None
 
-KINDS: dict[str, PlotKind] = {}
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return False
+
+
+KINDS: Registry[PlotKind] = Registry("plot kind")
 
 
 def register(kind: PlotKind) -> PlotKind:
-    if kind.name in KINDS:
-        raise ValueError(f"plot kind {kind.name!r} is registered twice")
-    KINDS[kind.name] = kind
-    return kind
+    return KINDS.add(kind.name, kind)
 
 
 def default_mix() -> dict[str, float]:

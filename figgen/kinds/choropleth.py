@@ -27,6 +27,7 @@ from matplotlib.patches import Patch
 from matplotlib.path import Path
 from pydantic import Field
 
+from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import COLORMAPS, Axis, Drawn, KindHooks, Mark, PanelData, Sampled, register
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.fit_text import TextFitter, text_colour
@@ -173,6 +174,11 @@ class MapKind(KindHooks):
     default_weight = 0.0
     draws_axes = False
     value_axes: tuple[Axis, ...] = ()
+    elements = (
+        # a region's box centre can miss it (Florida, Michigan): no pointing target
+        ElementDecl("region", "#ffa500", off_ink=True),
+        ElementDecl("region_label", "#ff1493", text=True),
+    )
     families: tuple[Family, ...] = (COLORMAP, MAP_CLASSES, MAX_REGION, REGIONS_ABOVE, MAP_GRADIENT)
 
     def sample(

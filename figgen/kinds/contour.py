@@ -15,6 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from pydantic import Field
 
+from figgen.element_kinds import mark
 from figgen.kinds.base import (
     COLORMAPS,
     Drawn,
@@ -107,6 +108,10 @@ class ContourKind(KindHooks):
     families = (COLORMAP, CONTOUR_STYLE, MEAN_Y, X_RANGE, MIN_Z, MAX_Z, N_PEAKS, GRADIENT_DIRECTION)
     config = ContourConfig
     noun = "contour plot"
+    elements = (
+        mark("contour_level", "#00bfff", off_ink=True),
+        mark("contour_band", "#4169e1", off_ink=True),
+    )
 
     def sample(
         self,

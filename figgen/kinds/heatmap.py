@@ -21,6 +21,7 @@ from matplotlib.colors import Normalize
 from matplotlib.path import Path
 from pydantic import Field
 
+from figgen.element_kinds import ElementDecl, mark
 from figgen.kinds.base import (
     COLORMAPS,
     Axis,
@@ -164,6 +165,7 @@ class HeatmapKind(KindHooks):
     noun = "heatmap"
     default_weight = 0.0
     value_axes: tuple[Axis, ...] = ()
+    elements = (mark("cell", "#32cd32"), ElementDecl("cell_text", "#ff1493", text=True))
     families: tuple[Family, ...] = (
         COLORMAP,
         HEATMAP_ROWS,

@@ -18,7 +18,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 
 from figgen.kinds.base import Drawn, KindHooks, Mark, PanelData, Sampled, random_color, register
-from figgen.kinds.marks import centres, errorbar_marks
+from figgen.kinds.marks import BAR, ERRORBAR, centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -97,6 +97,7 @@ class HistogramKind(KindHooks):
     families = (ERROR_BARS, N_BARS, HIST_MEAN, MAX_COUNT, BIN_RANGE, SYMMETRY, N_MODES)
     config = HistogramConfig
     noun = "histogram"
+    elements = (BAR, ERRORBAR)
 
     def sample(
         self,

@@ -16,6 +16,10 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
+from figgen.density.chart_table import ChartTable, Row
+from figgen.density.chart_table import number_text as exact_text
+from figgen.element_kinds import mark
 from figgen.kinds.base import (
     LEGEND_LOCATIONS,
     Drawn,
@@ -26,7 +30,7 @@ from figgen.kinds.base import (
     random_color,
     register,
 )
-from figgen.kinds.marks import centres, errorbar_marks, marker_ink, point_marks
+from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
 from figgen.sample.rng import integer, sig, uniform
@@ -98,6 +102,19 @@ class LineData:
         return {"series": [s.to_dict() for s in self.series]}
 
 
+def line_table(panel: dict[str, Any]) -> ChartTable | None:
+    """The marker points of a line panel (series label, x, y); None when its markers are not
+    drawn (its data points are not visible)."""
+    if not panel.get("style", {}).get("marker"):
+        return None
+    rows = [
+        Row(str(series["label"]), exact_text(x), exact_text(y))
+        for series in panel["data"]["series"]
+        for x, y in zip(series["x"], series["y"], strict=True)
+    ]
+    return ChartTable(tuple(rows), "numeric")
+
+
 class LineConfig(Section):
     series: Annotated[IntRange, within(1, 10)] = (2, 3)
     points: Annotated[IntRange, within(2, 1000)] = (10, 11)
@@ -112,6 +129,9 @@ class LineKind(KindHooks):
     config = LineConfig
     families = (ERROR_BARS, N_LINES, LINE_COLORS, VALUE_AT_X, *POINT_SET_FAMILIES)
     noun = "line plot"
+    elements = (mark("line", "#7f7f7f", off_ink=True), mark("marker", "#8b008b"), ERRORBAR)
+    chart_table = staticmethod(line_table)
+    multichart_charts = ("line",)
 
     def sample(
         self,
@@ -301,6 +321,46 @@ class LineKind(KindHooks):
     def error_bars(self, panel: dict[str, Any]) -> tuple[bool, bool]:
         series = panel["data"]["series"]
         return any(has(s.get("xerr")) for s in series), any(has(s.get("yerr")) for s in series)
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        if all(s.numeric_labels for s in inputs):
+            return None
+        return "shows vectors over integer labels only"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        series = [
+            {
+                "x": list(i.labels),
+                "y": list(i.values),
+                "xerr": None,
+                "yerr": None,
+                "color": chart.colour(n),
+                "label": i.label,
+                "linestyle": "-",
+            }
+            for n, i in enumerate(chart.inputs)
+        ]
+        style = {
+            "marker": "o",
+            "markersize": 5.0,
+            "linewidth": 1.8,
+            "capsize": 0.0,
+            "legend": len(series) > 1,
+            "legend_loc": "best",
+            "grid": True,
+            "x_nbins": len(chart.inputs[0].labels),
+        }
+        return ChartPanel({"series": series}, style, chart.index_title, chart.unit)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        return [tuple(map(float, s["y"])) for s in record["panels"][0]["data"]["series"]]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return (
+            element["kind"] == "marker"
+            and element.get("series") == series
+            and (element.get("item") in items)
+        )
 
     def point_sets(self, panel: dict[str, Any]) -> list[PointSet]:
         params = panel.get("params", {}).get("series") or []

@@ -12,7 +12,13 @@ from matplotlib.lines import Line2D
 from matplotlib.markers import MarkerStyle
 from matplotlib.typing import ColorType
 
+from figgen.element_kinds import mark
 from figgen.kinds.base import RGBA, Mark
+
+BAR = mark("bar", "#ff4500")
+ERRORBAR = mark("errorbar", "#00ced1")
+"""Element kinds drawn by more than one plot kind (histograms and bar charts, every kind
+with error bars)."""
 
 FAINT = 0.3
 """A fill closer than this to the background (every channel, 0..1) shows the point less than

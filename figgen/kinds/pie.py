@@ -9,13 +9,15 @@ not in the default kind mix.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
+from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
@@ -40,6 +42,8 @@ class PieKind(KindHooks):
     config = PieConfig
     noun = "pie chart"
     default_weight = 0.0
+    elements = (ElementDecl("wedge", "#b8860b"), ElementDecl("wedge_label", "#6b8e23", text=True))
+    multichart_charts = ("pie",)
 
     def sample(
         self,
@@ -104,6 +108,28 @@ class PieKind(KindHooks):
             return marks
 
         return Drawn(probes=[probe])
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        one_vector = len(inputs) == 1 and inputs[0].kind == "vector"
+        return None if one_vector else "shows exactly one vector"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        (shown,) = chart.inputs
+        data = {
+            "labels": [str(v) for v in shown.labels],
+            "values": list(shown.values),
+            "colors": [chart.colour(i) for i in range(len(shown.labels))],
+            "decimals": shown.decimals,
+        }
+        return ChartPanel(data, size_in=(5.5, 4.5), style_sheet=False)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        texts = mark_texts(record, "wedge_label")
+        wedges = range(len(chart.inputs[0].labels))
+        return [tuple(printed_number(texts[(None, i)]) for i in wedges)]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return element["kind"] in ("wedge", "wedge_label") and element.get("item") in items
 
 
 register(PieKind())

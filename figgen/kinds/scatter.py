@@ -15,6 +15,7 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba, to_rgba_array
 from pydantic import Field
 
+from figgen.element_kinds import mark
 from figgen.kinds.base import (
     COLORMAPS,
     Drawn,
@@ -27,6 +28,7 @@ from figgen.kinds.base import (
 )
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import (
+    ERRORBAR,
     MIN_EDGE_PX,
     background,
     errorbar_marks,
@@ -97,6 +99,7 @@ class ScatterKind(KindHooks):
     families = (ERROR_BARS, COLORMAP, N_POINTS, N_CLUSTERS, *POINT_SET_FAMILIES)
     config = ScatterConfig
     noun = "scatter plot"
+    elements = (mark("point", "#ff00ff"), ERRORBAR)
 
     def sample(
         self,

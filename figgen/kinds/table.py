@@ -16,6 +16,17 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.transforms import Bbox
 
+from figgen.chart_inputs import (
+    Chart,
+    ChartPanel,
+    ReadValue,
+    Shape,
+    label_of,
+    mark_texts,
+    printed_number,
+    same_vectors,
+)
+from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
@@ -24,6 +35,10 @@ from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig
+
+
+DERIVED_DECIMALS = 2
+"""Printed decimals of a LongChart table of single numbers and labels."""
 
 
 def cell_text(value: Any, decimals: int) -> str:
@@ -39,6 +54,12 @@ class TableKind(KindHooks):
     name = "table"
     config = TableConfig
     noun = "table"
+    elements = (
+        ElementDecl("table_header", "#800000", text=True),
+        ElementDecl("row_label", "#008080", text=True),
+        ElementDecl("table_cell", "#000080", text=True),
+    )
+    multichart_charts = ("table",)
     default_weight = 0.0
 
     def sample(
@@ -103,6 +124,54 @@ class TableKind(KindHooks):
             return marks
 
         return Drawn(probes=[probe])
+
+    def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
+        if same_vectors(inputs) or all(s.kind != "vector" for s in inputs):
+            return None
+        return "shows vectors over the same labels, or numbers and labels"
+
+    def multichart_panel(self, chart: Chart) -> ChartPanel:
+        first = chart.inputs[0]
+        if first.shape == "vector":
+            data = {
+                "row_header": chart.index_title or "",
+                "rows": [str(v) for v in first.labels],
+                "columns": [i.heading for i in chart.inputs],
+                "cells": [[i.at(label) for i in chart.inputs] for label in first.labels],
+                "decimals": [i.decimals for i in chart.inputs],
+            }
+        else:
+            data = {
+                "row_header": "quantity",
+                "rows": [i.heading for i in chart.inputs],
+                "columns": ["value"],
+                "cells": [[str(i.value) if i.shape == "label" else i.value] for i in chart.inputs],
+                "decimals": [DERIVED_DECIMALS],
+            }
+        height = 0.5 + 0.32 * (len(data["rows"]) + 1)
+        return ChartPanel(data, size_in=(6.0, height), style_sheet=False)
+
+    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+        texts = mark_texts(record, "table_cell")
+        first = chart.inputs[0]
+        if first.shape == "vector":
+            rows = range(len(first.labels))
+            return [
+                tuple(printed_number(texts[(j, i)]) for i in rows) for j in range(len(chart.inputs))
+            ]
+        return [
+            label_of(texts[(0, i)], shown.labels)
+            if shown.shape == "label"
+            else printed_number(texts[(0, i)])
+            for i, shown in enumerate(chart.inputs)
+        ]
+
+    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+        return (
+            element["kind"] == "table_cell"
+            and element.get("series") == series
+            and (element.get("item") in items)
+        )
 
 
 register(TableKind())

@@ -199,31 +199,24 @@ def _check_node(spec: GraphSpec, name: str) -> None:
         if not node.inputs:
             raise _SpecProblem(f"node '{name}' is underdetermined: {node.op} has no inputs")
     else:
-        if node.kind is None:
-            raise _SpecProblem(
-                f"node '{name}': an image needs kind = line, bar, stacked_bar, pie or table"
-            )
+        from figgen.kinds import multichart_kinds
+
+        charts = list(multichart_kinds())
+        if node.kind not in charts:
+            known = f"{', '.join(charts[:-1])} or {charts[-1]}"
+            got = "" if node.kind is None else f", not '{node.kind}'"
+            raise _SpecProblem(f"node '{name}': an image needs kind = {known}{got}")
         if not node.inputs:
             raise _SpecProblem(f"node '{name}': an image needs inputs (the nodes it shows)")
 
 
 def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
-    kind = spec.nodes[name].kind
-    kinds = {shape.kind for shape in inputs}
-    vectors = kinds == {"vector"}
-    same = vectors and len({shape.labels for shape in inputs}) == 1
-    if kind == "line" and not (vectors and all(s.numeric_labels for s in inputs)):
-        raise _SpecProblem(f"image '{name}' (line) shows vectors over integer labels only")
-    if kind in ("bar", "stacked_bar") and not (same or kinds == {"scalar"}):
-        raise _SpecProblem(
-            f"image '{name}' ({kind}) shows vectors over the same labels, or numbers only"
-        )
-    if kind == "pie" and not (vectors and len(inputs) == 1):
-        raise _SpecProblem(f"image '{name}' (pie) shows exactly one vector")
-    if kind == "table" and not (same or not vectors and "vector" not in kinds):
-        raise _SpecProblem(
-            f"image '{name}' (table) shows vectors over the same labels, or numbers and labels"
-        )
+    from figgen.kinds import multichart_kind
+
+    chart = spec.nodes[name].kind or ""
+    refusal = multichart_kind(chart).multichart_refusal(chart, inputs)
+    if refusal is not None:
+        raise _SpecProblem(f"image '{name}' ({chart}) {refusal}")
 
 
 def _topological(spec: GraphSpec) -> list[str]:

@@ -9,14 +9,15 @@ the elements that show given labels of one input.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from figgen import __version__
+from figgen.chart_inputs import Chart, ChartInput, ChartPanel
 from figgen.config import FigureConfig
+from figgen.kinds import multichart_kind
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector
@@ -47,115 +48,44 @@ def _named(graph: Graph, name: str) -> str:
     return f"{label} ({unit})" if unit and graph.shapes[name].kind != "label" else label
 
 
-def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> PanelSpec:
-    """The one panel that draws ``image`` from its inputs' values."""
+def chart_for(graph: Graph, image: str, values: dict[str, Value] | None = None) -> Chart:
+    """What image node ``image`` shows, as its plot kind reads it; without ``values`` only the
+    inputs' names and shapes (enough to read the values back from its record)."""
     node = graph.spec.nodes[image]
     assert node.kind is not None
-    inputs = node.inputs
-    shapes = [graph.shapes[p] for p in inputs]
-    index = _index_title(graph, inputs)
-    kind: str = node.kind
-    xlabel: str | None = index
-    ylabel = _unit(graph, inputs)
-    if node.kind == "line":
-        data: dict[str, Any] = {
-            "series": [
-                {
-                    "x": list(values[p].labels),  # type: ignore[union-attr]
-                    "y": list(values[p].values),  # type: ignore[union-attr]
-                    "xerr": None,
-                    "yerr": None,
-                    "color": PALETTE[i % len(PALETTE)],
-                    "label": graph.spec.label(p),
-                    "linestyle": "-",
-                }
-                for i, p in enumerate(inputs)
-            ]
-        }
-        style = {
-            "marker": "o",
-            "markersize": 5.0,
-            "linewidth": 1.8,
-            "capsize": 0.0,
-            "legend": len(inputs) > 1,
-            "legend_loc": "best",
-            "grid": True,
-            "x_nbins": len(shapes[0].labels),
-        }
-    elif node.kind in ("bar", "stacked_bar"):
-        kind = "bar"
-        if shapes[0].kind == "vector":
-            categories = [str(v) for v in shapes[0].labels]
-            series = [
-                {
-                    "label": graph.spec.label(p) if len(inputs) > 1 else None,
-                    "color": PALETTE[i % len(PALETTE)],
-                    "values": list(values[p].values),  # type: ignore[union-attr]
-                }
-                for i, p in enumerate(inputs)
-            ]
-        else:
-            categories = [graph.spec.label(p) for p in inputs]
-            series = [{"label": None, "color": PALETTE[0], "values": [values[p] for p in inputs]}]
-            xlabel = None
-        mode = (
-            "stacked"
-            if node.kind == "stacked_bar"
-            else ("grouped" if len(series) > 1 else "single")
-        )
-        data = {"categories": categories, "series": series, "mode": mode, "orientation": "vertical"}
-        style = {"width": 0.8, "edgecolor": None, "edgewidth": 0.5, "grid": True}
-    elif node.kind == "pie":
-        (p,) = inputs
-        vector = values[p]
-        assert isinstance(vector, Vector)
-        data = {
-            "labels": [str(v) for v in vector.labels],
-            "values": list(vector.values),
-            "colors": [PALETTE[i % len(PALETTE)] for i in range(len(vector.labels))],
-            "decimals": decimals(graph, p),
-        }
-        style, xlabel, ylabel = {}, None, None
-    else:
-        data = _table(graph, inputs, values)
-        style, xlabel, ylabel = {}, None, None
-    return PanelSpec(
+    inputs = tuple(_input(graph, name, (values or {}).get(name)) for name in node.inputs)
+    title, unit = _index_title(graph, node.inputs), _unit(graph, node.inputs)
+    return Chart(node.kind, inputs, title, unit, PALETTE)
+
+
+def _input(graph: Graph, name: str, value: Value | None) -> ChartInput:
+    shape = graph.shapes[name]
+    label, heading, places = graph.spec.label(name), _named(graph, name), decimals(graph, name)
+    if isinstance(value, Vector):
+        return ChartInput(label, heading, shape.kind, value.labels, value.values, None, places)
+    return ChartInput(label, heading, shape.kind, shape.labels, (), value, places)
+
+
+def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> tuple[PanelSpec, ChartPanel]:
+    """The one panel that draws ``image`` from its inputs' values, and the figure it wants."""
+    chart = chart_for(graph, image, values)
+    kind = multichart_kind(chart.chart)
+    drawn = kind.multichart_panel(chart)
+    node = graph.spec.nodes[image]
+    panel = PanelSpec(
         index=0,
         row=0,
         col=0,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind.name,
         distribution="random",
-        params={"multichart": {"image": image, "inputs": list(inputs)}},
-        data=data,
+        params={"multichart": {"image": image, "inputs": list(node.inputs)}},
+        data=drawn.data,
         title=node.title or graph.spec.label(image),
-        xlabel=xlabel,
-        ylabel=ylabel,
-        style=style,
+        xlabel=drawn.xlabel,
+        ylabel=drawn.ylabel,
+        style=drawn.style,
     )
-
-
-def _table(graph: Graph, inputs: list[str], values: dict[str, Value]) -> dict[str, Any]:
-    first = graph.shapes[inputs[0]]
-    if first.kind == "vector":
-        rows = [str(v) for v in first.labels]
-        columns = [_named(graph, p) for p in inputs]
-        cells = [[values[p].at(label) for p in inputs] for label in first.labels]  # type: ignore[union-attr]
-        return {
-            "row_header": _index_title(graph, inputs) or "",
-            "rows": rows,
-            "columns": columns,
-            "cells": cells,
-            "decimals": [decimals(graph, p) for p in inputs],
-        }
-    return {
-        "row_header": "quantity",
-        "rows": [_named(graph, p) for p in inputs],
-        "columns": ["value"],
-        "cells": [
-            [str(values[p]) if graph.shapes[p].kind == "label" else values[p]] for p in inputs
-        ],
-        "decimals": [DERIVED_DECIMALS],
-    }
+    return panel, drawn
 
 
 def _index_title(graph: Graph, inputs: list[str]) -> str | None:
@@ -182,14 +112,10 @@ def figure_spec(
 ) -> FigureSpec:
     """A readable one-panel figure: size by kind, a style and dpi drawn from the set's seed."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, index, 7]))
-    panel = panel_for(graph, image, values)
-    rows = len(panel.data.get("rows", []))
-    width, height = {
-        "table": (6.0, 0.5 + 0.32 * (rows + 1)),
-        "pie": (5.5, 4.5),
-    }.get(panel.kind, (6.4, 4.0))
+    panel, drawn = panel_for(graph, image, values)
+    width, height = drawn.size_in
     style = FigureStyle(
-        mpl_style=str(rng.choice(STYLES)) if panel.kind not in ("table", "pie") else "default",
+        mpl_style=str(rng.choice(STYLES)) if drawn.style_sheet else "default",
         font_family="DejaVu Sans",
         mathtext_fontset="dejavusans",
         dark=False,
@@ -225,59 +151,14 @@ def render_image(
     return RenderedImage(record, rendered.png)
 
 
-_NUMBER = re.compile(r"[-+]?\d[\d,]*\.?\d*")
-
-
-def _printed(text: str) -> float:
-    match = _NUMBER.findall(text.replace("\u2212", "-"))
-    return float(match[-1].replace(",", ""))
-
-
 def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
     """The values of the image's inputs as its record shows them (printed text where printed)."""
-    panel = record["panels"][0]
-    data = panel["data"]
-    inputs = graph.spec.nodes[image].inputs
-    shapes = [graph.shapes[p] for p in inputs]
-    kind = graph.spec.nodes[image].kind
-    if kind == "line":
-        return [
-            Vector(tuple(int(x) for x in s["x"]), tuple(float(y) for y in s["y"]))
-            for s in data["series"]
-        ]
-    if kind in ("bar", "stacked_bar"):
-        if shapes[0].kind == "vector":
-            return [
-                Vector(shapes[i].labels, tuple(float(v) for v in s["values"]))
-                for i, s in enumerate(data["series"])
-            ]
-        return [float(v) for v in data["series"][0]["values"]]
-    texts = {
-        (e.get("series"), e.get("item")): e["text"]
-        for e in record["elements"]
-        if e["kind"] in ("table_cell", "wedge_label")
-    }
-    if kind == "pie":
-        labels = shapes[0].labels
-        return [Vector(labels, tuple(_printed(texts[(None, i)]) for i in range(len(labels))))]
-    if shapes[0].kind == "vector":
-        labels = shapes[0].labels
-        return [
-            Vector(labels, tuple(_printed(texts[(j, i)]) for i in range(len(labels))))
-            for j in range(len(inputs))
-        ]
-    out: list[Value] = []
-    for i, shape in enumerate(shapes):
-        text = texts[(0, i)]
-        out.append(_label_of(text, shape.labels) if shape.kind == "label" else _printed(text))
-    return out
-
-
-def _label_of(text: str, labels: tuple[Label, ...]) -> Label:
-    for label in labels:
-        if str(label) == text:
-            return label
-    raise ValueError(f"table cell {text!r} is none of {labels}")
+    chart = chart_for(graph, image)
+    shown = multichart_kind(chart.chart).multichart_read(record, chart)
+    return [
+        Vector(i.labels, value) if isinstance(value, tuple) else value
+        for i, value in zip(chart.inputs, shown, strict=True)
+    ]
 
 
 def evidence(
@@ -293,23 +174,6 @@ def evidence(
         if shape.kind == "vector"
         else {position}
     )
-    out = []
-    for e in record["elements"]:
-        kind = e["kind"]
-        if node.kind == "line" and kind == "marker" and e.get("series") == position:
-            hit = e.get("item") in wanted
-        elif node.kind in ("bar", "stacked_bar") and kind == "bar":
-            series = position if shape.kind == "vector" else 0
-            item_set = wanted if shape.kind == "vector" else {position}
-            hit = e.get("series") == series and e.get("item") in item_set
-        elif node.kind == "pie" and kind in ("wedge", "wedge_label"):
-            hit = e.get("item") in wanted
-        elif node.kind == "table" and kind == "table_cell":
-            column = position if shape.kind == "vector" else 0
-            rows = wanted if shape.kind == "vector" else {position}
-            hit = e.get("series") == column and e.get("item") in rows
-        else:
-            hit = False
-        if hit:
-            out.append(int(e["id"]))
-    return out
+    series = position if shape.kind == "vector" else 0
+    kind = multichart_kind(node.kind or "")
+    return [int(e["id"]) for e in record["elements"] if kind.shows_input(e, series, wanted)]

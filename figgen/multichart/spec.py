@@ -14,12 +14,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from figgen.chart_inputs import Label
 from figgen.errors import ConfigError
+
+__all__ = ["GraphSpec", "IndexSpec", "Label", "NodeSpec", "load_spec", "spec_from_dict"]
 
 NodeType = Literal["data", "computation", "image"]
 Trend = Literal["increasing", "decreasing", "peak", "dip", "any"]
-ImageKind = Literal["line", "bar", "stacked_bar", "pie", "table"]
-Label = int | str
 
 
 class _Strict(BaseModel):
@@ -50,7 +51,8 @@ class NodeSpec(_Strict):
     lag: int | None = None
     origin: Label | None = None
     # image nodes
-    kind: ImageKind | None = None
+    kind: str | None = None
+    """The chart: a LongChart chart name a plot kind declares (line, bar, stacked_bar, ...)."""
     title: str | None = None
     reversible: bool | None = None
     """Whether every input can be read back from the chart (default: true for every kind)."""

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
+from figgen.chart_inputs import Shape, ShapeKind
 from figgen.multichart.spec import Label
 
-ShapeKind = Literal["vector", "scalar", "label"]
-
-
-@dataclass(frozen=True)
-class Shape:
-    """What a node holds, known from the spec before any value exists."""
-
-    kind: ShapeKind
-    labels: tuple[Label, ...] = ()
-    """Vector: the index labels in order. Label: the labels it may take."""
-
-    @property
-    def numeric_labels(self) -> bool:
-        return self.kind == "vector" and all(isinstance(v, int) for v in self.labels)
+__all__ = ["Shape", "ShapeKind", "Value", "Vector", "from_json", "rounded", "to_json"]
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from figgen.eval.aggregate import ScoredAnswer, score_rows
 from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset, load_dataset
 from figgen.export.vlmevalkit import plain_question
-from figgen.show import KIND_COLOURS
+from figgen.show import kind_colours
 from figgen.vqa.item import QAItem
 
 ImageUrl = Callable[[Path], str]
@@ -117,7 +117,7 @@ def view_payload(
     }
     return {
         "name": Path(data_dir).resolve().name,
-        "colours": KIND_COLOURS,
+        "colours": kind_colours(),
         "figures": [_figure(dataset, fid, by_figure.get(fid, []), image_url) for fid in wanted],
         "models": models,
     }

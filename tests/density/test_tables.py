@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from figgen.density.tables import bar_panel_table, line_table, load_sources, read_csv_table
+from figgen.density.tables import load_sources, read_csv_table
 from figgen.errors import FiggenError
+from figgen.kinds.bar import bar_panel_table
+from figgen.kinds.line import line_table
 
 from .helpers import chart_folder
 

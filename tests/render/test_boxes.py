@@ -31,7 +31,8 @@ def test_intersect_and_overlap() -> None:
 
 
 def test_repair_checks_the_record_text_kinds_with_legends_whole() -> None:
-    from figgen.record import MARK_TEXT_KINDS, TEXT_KINDS
+    from figgen.kinds import element_tables
     from figgen.render.repair import TEXT_BOX_KINDS
 
-    assert (TEXT_KINDS - MARK_TEXT_KINDS - {"legend_entry"}) | {"legend"} == TEXT_BOX_KINDS
+    tables = element_tables()
+    assert (tables.text - tables.mark_text - {"legend_entry"}) | {"legend"} == TEXT_BOX_KINDS

@@ -1,0 +1,87 @@
+"""The tables every consumer reads are derived from the kinds' declarations."""
+
+from __future__ import annotations
+
+import pytest
+
+from figgen.element_kinds import ElementDecl, mark
+from figgen.errors import ConfigError, FiggenError
+from figgen.kinds import KINDS, element_tables, multichart_kind, multichart_kinds
+from figgen.kinds.base import KindHooks, register
+from figgen.kinds.derived import derive_tables
+from tests.multichart.graphs import data, image, spec
+
+
+def test_the_element_tables_are_the_schema_lists() -> None:
+    tables = element_tables()
+    shared = ["figure", "panel", "title", "xlabel", "ylabel", "xtick_label", "ytick_label"]
+    shared += ["offset_text", "legend", "legend_entry", "colorbar", "colorbar_label"]
+    marks = ["line", "marker", "errorbar", "bar", "point", "contour_level", "contour_band"]
+    drawn_texts = ["wedge_label", "table_header", "row_label", "table_cell"]
+    assert tables.names == (*shared, "colorbar_tick_label", *marks, "wedge", *drawn_texts)
+    assert tables.mark_text == set(drawn_texts)
+    shared_texts = {"title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text"}
+    shared_texts |= {"legend_entry", "colorbar_label", "colorbar_tick_label"}
+    assert tables.text == shared_texts | set(drawn_texts)
+    assert tables.layout == {"figure", "panel", "legend", "colorbar"}
+    assert tables.marks == set(marks)  # a wedge is a region of its own
+    assert tables.off_ink == {"line", "contour_level", "contour_band"}
+    assert len(set(tables.colours.values())) == len(tables.colours) - 2  # axis labels, ticks
+    assert tables.text_groups["xtick_label"] == "xticks"
+
+
+def test_every_mark_a_kind_draws_is_declared_by_it() -> None:
+    drawn = {
+        "line": {"line", "marker", "errorbar"},
+        "histogram": {"bar", "errorbar"},
+        "scatter": {"point", "errorbar"},
+        "contour": {"contour_level", "contour_band"},
+        "bar": {"bar"},
+        "pie": {"wedge", "wedge_label"},
+        "table": {"table_header", "row_label", "table_cell"},
+    }
+    assert {name: {d.name for d in kind.elements} for name, kind in KINDS.items()} == drawn
+
+
+class _Clash(KindHooks):
+    name = "clash"
+    elements = (mark("bar", "#000001"),)
+
+
+def test_a_mark_declared_twice_differently_is_refused() -> None:
+    with pytest.raises(ValueError, match="element kind 'bar' of plot kind 'clash'"):
+        derive_tables([*KINDS.values(), _Clash()])  # type: ignore[list-item]
+    assert element_tables().colours["bar"] == "#ff4500"
+
+
+def test_a_kind_is_registered_once() -> None:
+    with pytest.raises(ValueError, match="plot kind 'line' is registered twice"):
+        register(KINDS["line"])
+
+
+def test_the_longchart_charts_come_from_the_kinds() -> None:
+    assert list(multichart_kinds()) == ["line", "bar", "stacked_bar", "pie", "table"]
+    assert multichart_kind("stacked_bar") is KINDS["bar"]
+    with pytest.raises(FiggenError, match="unknown chart kind 'radar'; known: line, bar"):
+        multichart_kind("radar")
+
+
+def test_an_unknown_chart_in_a_graph_spec_names_the_known_ones() -> None:
+    from figgen.multichart.spec import spec_from_dict
+
+    with pytest.raises(ConfigError) as info:
+        spec_from_dict(spec({"a": data(), "i": image("radar", "a")}))
+    assert "node 'i': an image needs kind = line, bar, stacked_bar, pie or table, not 'radar'" in (
+        str(info.value)
+    )
+
+
+def test_a_chart_refuses_inputs_it_cannot_show() -> None:
+    from figgen.multichart.spec import spec_from_dict
+
+    with pytest.raises(ConfigError, match=r"image 'i' \(pie\) shows exactly one vector"):
+        spec_from_dict(spec({"a": data(), "b": data(), "i": image("pie", "a", "b")}))
+
+
+def test_the_declaration_is_a_plain_value() -> None:
+    assert mark("x", "#123456") == ElementDecl("x", "#123456", series_region=True)
