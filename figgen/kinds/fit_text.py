@@ -18,7 +18,10 @@ from matplotlib.text import Text
 
 BEFORE_TEXT = 0.01
 MARGIN_PX = 1.0
-"""Room kept between a text's box and the edge of what holds it."""
+"""Room kept between a text's box and the edge of the region that holds it."""
+FILL = 0.85
+"""A shrunk text spans at most this share of its cell's width and height (a text touching the
+cell's edges reads as part of the next)."""
 
 
 class TextFitter(Artist):
@@ -61,11 +64,7 @@ class TextFitter(Artist):
             box = text.get_window_extent(renderer)
             room = self._rooms(i)[0].get_extents()
             width, height = max(box.width, 1e-9), max(box.height, 1e-9)
-            scale = min(
-                scale,
-                (room.width - 2 * MARGIN_PX) / width,
-                (room.height - 2 * MARGIN_PX) / height,
-            )
+            scale = min(scale, FILL * room.width / width, FILL * room.height / height)
         size = self._size * scale
         for text in self._texts:
             text.set_fontsize(size)

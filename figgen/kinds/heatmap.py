@@ -84,6 +84,7 @@ DIRECTIONS = ("left to right", "right to left", "bottom to top", "top to bottom"
 CLEAR_SHARE = 0.15
 """Without annotations a cell is "the largest" only when it beats every cell of the other rows
 (columns) by this share of the colour bar's range."""
+TEXT_PT = 10.0
 MIN_TEXT_PT = 6.0
 """Annotations that would have to shrink below this (points) are not printed."""
 MIN_EDGE_PT = 0.8
@@ -217,7 +218,9 @@ class HeatmapKind(KindHooks):
         st, d = panel.style, HeatmapData.from_dict(panel.data)
         grid = d.grid()
         norm = Normalize(float(grid.min()), float(grid.max()))
-        image = ax.imshow(grid, cmap=st["colormap"], norm=norm, aspect="auto")
+        image = ax.imshow(
+            grid, cmap=st["colormap"], norm=norm, aspect="auto", interpolation="nearest"
+        )  # nearest: a style's bilinear default would blend the cells
         n_rows, n_cols = grid.shape
         ax.set_xticks(np.arange(n_cols), labels=d.columns)
         ax.set_yticks(np.arange(n_rows), labels=d.rows)
@@ -232,9 +235,13 @@ class HeatmapKind(KindHooks):
             ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
             ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
             width = max(st["gaps"], MIN_EDGE_PT if edge else 0.0)
-            ax.grid(which="minor", color=edge or ax.get_facecolor(), linewidth=width)
+            colour = edge or ax.get_facecolor()
+            ax.grid(which="minor", color=colour, linewidth=width, linestyle="-", alpha=1.0)
             ax.tick_params(which="minor", length=0)
         texts = []
+        # printed values start as large as the tick labels or TEXT_PT, whichever is larger, and
+        # shrink to fit their cells
+        size = max(style.sizes.tick, TEXT_PT)
         if st["annotate"]:
             for r in range(n_rows):
                 for c in range(n_cols):
@@ -246,7 +253,7 @@ class HeatmapKind(KindHooks):
                             ha="center",
                             va="center",
                             color=text_colour(colours[r, c]),
-                            fontsize=style.sizes.tick,
+                            fontsize=size,
                         )
                     )
 
@@ -255,9 +262,7 @@ class HeatmapKind(KindHooks):
                 corners = ax.transData.transform([(c - 0.5, r - 0.5), (c + 0.5, r + 0.5)])
                 return [Path(corners)]
 
-            ax.add_artist(
-                TextFitter(texts, room, mode="shrink", size=style.sizes.tick, min_size=MIN_TEXT_PT)
-            )
+            ax.add_artist(TextFitter(texts, room, mode="shrink", size=size, min_size=MIN_TEXT_PT))
         cbar = add_colorbar(
             ax, image, st["colorbar"], st["colorbar_label"], style, nbins=st.get("cbar_nbins")
         )
