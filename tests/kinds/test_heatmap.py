@@ -95,11 +95,13 @@ def test_one_box_per_cell_in_its_colour_on_the_grid(figures: list[GeneratedFigur
                 assert cells[(r, c + 1)]["bbox"][0] >= x1 - 1.5
             if (r + 1, c) in cells:
                 assert cells[(r + 1, c)]["bbox"][1] >= y1 - 1.5
-            # a pixel a quarter in from the corner: off any printed value and any gap line
-            x, y = int(x0 + (x1 - x0) / 4), int(y0 + (y1 - y0) / 4)
+            # the cell's colour fills a good share of its box, around the printed value and
+            # inside the gutter lines
             share = (grid[r, c] - grid.min()) / np.ptp(grid)
             expected = np.round(np.array(cmap(share)[:3]) * 255)
-            assert np.abs(pixels[y, x] - expected).max() <= 4, (r, c)
+            inner = pixels[int(y0) + 2 : int(y1) - 2, int(x0) + 2 : int(x1) - 2].reshape(-1, 3)
+            matching = np.abs(inner - expected).max(axis=1) <= 8
+            assert matching.mean() >= 0.2, (r, c, matching.mean())
             assert e["visible"] is True
 
 
