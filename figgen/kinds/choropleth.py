@@ -177,7 +177,7 @@ class MapKind(KindHooks):
     elements = (
         # a region's box centre can miss it (Florida, Michigan): no pointing target
         ElementDecl("region", "#ffa500", off_ink=True),
-        ElementDecl("region_label", "#ff1493", text=True),
+        ElementDecl("region_label", "#c71585", text=True),
     )
     families: tuple[Family, ...] = (COLORMAP, MAP_CLASSES, MAX_REGION, REGIONS_ABOVE, MAP_GRADIENT)
 
