@@ -42,7 +42,7 @@ from figgen.vqa.readout import AxisReading, axis_reading
 from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.record import Element
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
@@ -136,7 +136,7 @@ class BoxKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,

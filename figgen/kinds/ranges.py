@@ -40,7 +40,7 @@ from figgen.vqa.readout import axis_reading
 from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config_sections import SharedConfig
     from figgen.record import Element
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
@@ -122,7 +122,7 @@ class RangeKind(KindHooks):
     def sample(
         self,
         rng: np.random.Generator,
-        cfg: FigureConfig,
+        cfg: SharedConfig,
         distribution: str,
         *,
         dark: bool,
