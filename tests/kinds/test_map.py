@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
 
 import matplotlib as mpl
 import numpy as np
@@ -20,8 +19,11 @@ from figgen.config import FigureConfig, config_from_dict
 from figgen.errors import FiggenError
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds import regions
-from figgen.record import spec_from_record
+from figgen.kinds.choropleth import MapData
+from figgen.record import Element, spec_from_record
+from figgen.records import PanelRecord, Record
 from figgen.vqa import QAItem, describe_record, questions_for_record
+from tests.kinds.figures import elements_of, panels_of
 
 MAPS_ONLY = {
     "kinds": {"map": 1.0},
@@ -40,18 +42,16 @@ def figures(config: FigureConfig) -> list[GeneratedFigure]:
     return [generate_figure(config, 4, i) for i in range(10)]
 
 
-def _panels(figures: list[GeneratedFigure]) -> list[tuple[GeneratedFigure, dict[str, Any]]]:
-    return [(f, p) for f in figures for p in f.record["panels"]]
+def _data(panel: PanelRecord) -> MapData:
+    return panel.data_as(MapData)
 
 
-def _elements(figure: GeneratedFigure, panel: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    return [
-        e for e in figure.record["elements"] if e["kind"] == kind and e["panel"] == panel["index"]
-    ]
+def _elements(figure: GeneratedFigure, panel: PanelRecord, kind: str) -> list[Element]:
+    return [e for e in elements_of(figure, panel) if e.kind == kind]
 
 
-def _labelled(figure: GeneratedFigure, panel: dict[str, Any]) -> list[int]:
-    return sorted(e["item"] for e in _elements(figure, panel, "region_label"))
+def _labelled(figure: GeneratedFigure, panel: PanelRecord) -> list[int]:
+    return sorted(e.item for e in _elements(figure, panel, "region_label") if e.item is not None)
 
 
 def test_region_sets_come_from_the_installed_package() -> None:
@@ -110,13 +110,13 @@ def test_the_record_renders_again_to_the_same_image(figures: list[GeneratedFigur
     assert again.png == figure.png
 
 
-def _fill(panel: dict[str, Any], i: int) -> np.ndarray:
+def _fill(panel: PanelRecord, i: int) -> np.ndarray:
     """A region's colour, recomputed from the data and the colour map."""
-    data, cmap = panel["data"], mpl.colormaps[panel["style"]["colormap"]]
-    values = np.array(data["values"])
-    if data["scheme"] == "classed":
-        k = len(data["bins"]) - 1
-        j = min(int(np.searchsorted(data["bins"], values[i], side="right")) - 1, k - 1)
+    data, cmap = _data(panel), mpl.colormaps[panel.style["colormap"]]
+    values = np.array(data.values)
+    if data.scheme == "classed":
+        k = len(data.bins) - 1
+        j = min(int(np.searchsorted(data.bins, values[i], side="right")) - 1, k - 1)
         share = (j + 0.5) / k
     else:
         share = (values[i] - values.min()) / np.ptp(values)
@@ -124,14 +124,14 @@ def _fill(panel: dict[str, Any], i: int) -> np.ndarray:
 
 
 def test_every_region_is_boxed_over_its_fill(figures: list[GeneratedFigure]) -> None:
-    for figure, panel in _panels(figures):
+    for figure, panel in panels_of(figures):
         pixels = np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
-        boxes = {e["item"]: e for e in _elements(figure, panel, "region")}
-        assert set(boxes) == set(range(len(panel["data"]["regions"])))
+        boxes = {e.item: e for e in _elements(figure, panel, "region")}
+        assert set(boxes) == set(range(len(_data(panel).regions)))
         named = _labelled(figure, panel)
         for i, e in boxes.items():
-            assert e["value"] == [panel["data"]["values"][i]]
-            x0, y0, x1, y1 = (int(v) for v in e["bbox"])
+            assert e.value == [_data(panel).values[i]]
+            x0, y0, x1, y1 = (int(v) for v in e.bbox)
             patch = pixels[y0:y1, x0:x1].reshape(-1, 3)
             shows = bool((np.abs(patch - _fill(panel, i)).max(axis=1) <= 3).any())
             # a region lost under its outline (Mexico City at low dpi) is never named: every
@@ -141,12 +141,12 @@ def test_every_region_is_boxed_over_its_fill(figures: list[GeneratedFigure]) -> 
 
 def test_labels_print_region_names_inside_their_regions(figures: list[GeneratedFigure]) -> None:
     printed = 0
-    for figure, panel in _panels(figures):
-        boxes = {e["item"]: e["bbox"] for e in _elements(figure, panel, "region")}
+    for figure, panel in panels_of(figures):
+        boxes = {e.item: e.bbox for e in _elements(figure, panel, "region")}
         for e in _elements(figure, panel, "region_label"):
-            assert e["text"] == panel["data"]["regions"][e["item"]]
-            x0, y0, x1, y1 = boxes[e["item"]]
-            tx0, ty0, tx1, ty1 = e["bbox"]
+            assert e.text == _data(panel).regions[e.item]
+            x0, y0, x1, y1 = boxes[e.item]
+            tx0, ty0, tx1, ty1 = e.bbox
             assert x0 - 1 <= tx0 and tx1 <= x1 + 1 and y0 - 1 <= ty0 and ty1 <= y1 + 1
             printed += 1
     assert printed
@@ -154,11 +154,11 @@ def test_labels_print_region_names_inside_their_regions(figures: list[GeneratedF
 
 def test_classed_legends_list_the_bins(figures: list[GeneratedFigure]) -> None:
     seen = 0
-    for figure, panel in _panels(figures):
-        if panel["data"]["scheme"] != "classed":
+    for figure, panel in panels_of(figures):
+        if _data(panel).scheme != "classed":
             continue
-        entries = [e["text"] for e in _elements(figure, panel, "legend_entry")]
-        bins = panel["data"]["bins"]
+        entries = [e.text for e in _elements(figure, panel, "legend_entry")]
+        bins = _data(panel).bins
         assert [tuple(float(v.replace(",", "")) for v in t.split(" to ")) for t in entries] == list(
             zip(bins[:-1], bins[1:], strict=True)
         )
@@ -168,12 +168,12 @@ def test_classed_legends_list_the_bins(figures: list[GeneratedFigure]) -> None:
 
 def _items(
     figures: list[GeneratedFigure], family: str
-) -> list[tuple[GeneratedFigure, dict[str, Any], QAItem]]:
+) -> list[tuple[GeneratedFigure, PanelRecord, QAItem]]:
     out = []
     for figure in figures:
-        panels = {p["index"]: p for p in figure.record["panels"]}
+        record = Record.from_dict(figure.record)
         out += [
-            (figure, panels[item.panel], item)
+            (figure, record.panel(item.panel), item)
             for item in questions_for_record(figure.record)
             if item.family == family and item.panel is not None
         ]
@@ -196,7 +196,7 @@ def test_largest_labelled_region(figures: list[GeneratedFigure]) -> None:
     items = _items(figures, "max_region")
     assert items
     for figure, panel, item in items:
-        values, names = panel["data"]["values"], panel["data"]["regions"]
+        values, names = _data(panel).values, _data(panel).regions
         named = _labelled(figure, panel)
         assert item.choices == [names[i] for i in named]
         best = max(range(len(values)), key=values.__getitem__)
@@ -210,11 +210,11 @@ def test_regions_at_or_above_a_threshold(figures: list[GeneratedFigure]) -> None
         match = re.search(r"value of ([\d,.]+) or more", item.question)
         assert match is not None
         threshold = float(match.group(1).replace(",", ""))
-        values = panel["data"]["values"]
+        values = _data(panel).values
         named = _labelled(figure, panel)
         assert item.answer == sum(1 for i in named if values[i] >= threshold)
-        if panel["data"]["scheme"] == "classed":
-            assert threshold in panel["data"]["bins"]
+        if _data(panel).scheme == "classed":
+            assert threshold in _data(panel).bins
         else:  # no labelled region sits near the threshold on the colour bar
             span = max(values) - min(values)
             assert min(abs(values[i] - threshold) for i in named) >= 0.15 * span
@@ -224,14 +224,14 @@ def test_map_gradient_against_a_least_squares_fit(figures: list[GeneratedFigure]
     items = _items(figures, "map_gradient")
     assert items
     for _, panel, item in items:
-        shapes = regions.region_set(panel["data"]["region_set"])
+        shapes = regions.region_set(_data(panel).region_set)
         lat = np.concatenate([ring[:, 1] for r in shapes for ring in r.rings])
         squeeze = np.cos(np.radians((lat.min() + lat.max()) / 2))
         where = np.array([r.centroid() for r in shapes]) * [squeeze, 1.0]
         u = (where - where.min(axis=0)) / np.ptp(where, axis=0)
-        values = np.array(panel["data"]["values"])
-        if panel["data"]["scheme"] == "classed":  # a reader sees classes, not values
-            bins = panel["data"]["bins"]
+        values = np.array(_data(panel).values)
+        if _data(panel).scheme == "classed":  # a reader sees classes, not values
+            bins = _data(panel).bins
             values = np.clip(np.searchsorted(bins, values, side="right") - 1, 0, len(bins) - 2)
         fit = LinearRegression().fit(u, values)
         a, b = fit.coef_
@@ -245,8 +245,8 @@ def test_map_gradient_against_a_least_squares_fit(figures: list[GeneratedFigure]
 def test_descriptions_and_alt_text(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         rows = describe_record(figure.record)
-        for panel in figure.record["panels"]:
-            texts = {r["level"]: r for r in rows if r["panel"] == panel["index"]}
+        for panel in Record.from_dict(figure.record).panels:
+            texts = {r["level"]: r for r in rows if r["panel"] == panel.index}
             assert "map of" in texts[1]["text"] and "axis" not in texts[1]["text"]
             assert texts[1]["alt_text"].startswith("Map")
             assert texts[2]["text"] and texts[3]["text"]
