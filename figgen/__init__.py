@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from figgen.lazy import lazy_exports
 from figgen.version import __version__
 
-
 if TYPE_CHECKING:
     from figgen.config import FigureConfig, load_config
     from figgen.errors import FiggenError
