@@ -6,16 +6,10 @@ dataset builder and ``figgen.vqa`` / ``figgen.eval`` for questions and scoring.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from figgen.lazy import lazy_exports
-
-try:
-    __version__ = version("figgen")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+unknown"
-
+from figgen.version import __version__
 
 if TYPE_CHECKING:
     from figgen.config import FigureConfig, load_config

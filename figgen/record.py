@@ -226,7 +226,7 @@ def parse_record(data: str | bytes, source: str) -> dict[str, Any]:
 
 def check_version(written_by: object, what: str) -> None:
     """Refuse data that a newer figgen wrote: its fields may mean what this one cannot read."""
-    from figgen import __version__
+    from figgen.version import __version__
 
     if not isinstance(written_by, str) or not __version__[0].isdigit():
         return  # unversioned data, or a source tree without installed metadata

@@ -23,7 +23,7 @@ from figgen.eval.scoring import (
     score_value,
 )
 from figgen.kinds import KINDS
-from figgen.vqa.answerable import RELATIVE_METRICS
+from figgen.vqa.context import RELATIVE_METRICS
 from figgen.vqa.families import FAMILIES
 
 from .fixtures import items

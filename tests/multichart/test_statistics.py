@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from figgen.errors import ConfigError
 from figgen.multichart.build import build_sets, load_sets
-from figgen.multichart.graph import build_graph
+from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.operators import OperatorError, operator_for
 from figgen.multichart.render import evidence, read_image
-from figgen.multichart.spec import NodeSpec, spec_from_dict
+from figgen.multichart.spec import NodeSpec
 from figgen.multichart.sufficiency import values_from_images
 from figgen.multichart.values import Shape, Vector, from_json
 from tests.multichart.graphs import comp, data, image, spec

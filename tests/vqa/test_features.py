@@ -157,7 +157,7 @@ def test_cuts_match_scipy_fcluster(seed: int, n: int) -> None:
 def test_small_groups_with_an_empty_band_are_groups_as_a_gaussian_mixture_finds() -> None:
     # the panel (seed 0, figure 1, panel 1 at its drawn shape): 6 and 15 points with an
     # empty band between them; too few points for the dip, the gap shows them
-    panel = composed_records(load_config(None), 0, 2)[1]["panels"][1]
+    panel = typed(composed_records(load_config(None), 0, 2)[1]["panels"][1])
     points = features.drawn_points(panel, 1.387)
     assert points is not None and len(points) == 21
     found = features.groups(panel, 1.387)
@@ -219,5 +219,5 @@ def test_uniform_boxes_rarely_show_groups() -> None:
         n = int(rng.integers(12, 120))
         aspect = float(np.exp(rng.uniform(0, np.log(50))))
         box = rng.uniform(0, 1, (n, 2)) * np.array([aspect, 1.0])
-        found += features.groups(_scatter(box)) is not None
+        found += features.groups(typed(_scatter(box))) is not None
     assert found <= 9  # 3%
