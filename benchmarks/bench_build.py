@@ -22,6 +22,13 @@ independent processes at once, each doing that same work, and reports 2 x one's 
 the pair's: what two cores give two processes that share nothing (memory bandwidth, caches,
 clock boost), so the 2-worker figure can be judged against the machine rather than 2.00.
 
+``--per-kind 12`` builds that many figures of each registered kind alone (every panel of that
+kind, the same layouts for every kind), interleaved figure by figure, and prints per kind the
+figures per CPU second of the render and of render plus questions and descriptions, and the
+ratio to the line kind's::
+
+    kind box: 1.93 figures per CPU s (2.41 render only), 0.91 x line
+
 ``--sizes 50 500`` adds the scale part: builds of that many (``--scale-config tiny``)
 figures with 1 and 2 local workers, with figures per second, CPU seconds per figure and
 each worker's peak RSS (``resource.getrusage`` ``ru_maxrss`` inside the worker) and current
@@ -50,11 +57,13 @@ from figgen.build import write_figure
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict, load_config, preset_names
 from figgen.generate import generate_figure
+from figgen.kinds import KINDS
 from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.render.png import PNG_ENCODERS, PngSettings
 from figgen.scale import BuildStore, LocalPool
 from figgen.scale.memory import TaskUsage, measured
 from figgen.spec import FigureSpec
+from figgen.vqa import describe_record, questions_for_record
 
 SCALE_CONFIGS = ["default", *preset_names()]
 
@@ -160,6 +169,30 @@ def pipeline_report(n: int, seed: int, cfg: FigureConfig) -> None:
     print(f"pipeline/bare ratio: {pipe_total / bare_total:.2f}")
 
 
+def kinds_report(n: int, seed: int, cfg: FigureConfig) -> None:
+    """Figures per CPU second of each kind alone, the kinds interleaved figure by figure."""
+    base = cfg.model_dump(mode="json")
+    configs = {kind: config_from_dict({**base, "kinds": {kind: 1.0}}) for kind in KINDS}
+    render = dict.fromkeys(KINDS, 0.0)
+    total = dict.fromkeys(KINDS, 0.0)
+    for kind_cfg in configs.values():
+        generate_figure(kind_cfg, seed, 0)  # warm each kind's caches outside the timing
+    for index in range(n):
+        for kind, kind_cfg in configs.items():
+            start = time.process_time()
+            figure = generate_figure(kind_cfg, seed, index)
+            drawn = time.process_time()
+            questions_for_record(figure.record)
+            describe_record(figure.record)
+            render[kind] += drawn - start
+            total[kind] += time.process_time() - start
+    for kind in KINDS:
+        print(
+            f"kind {kind}: {n / total[kind]:.2f} figures per CPU s ({n / render[kind]:.2f} "
+            f"render only), {total['line'] / total[kind]:.2f} x line"
+        )
+
+
 def workers_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
     """Wall time of ``figgen build`` with 1 and 2 workers, paired runs, median ratio.
 
@@ -257,6 +290,7 @@ import json, sys, time
 import figgen
 from figgen.config import config_from_dict
 from figgen.generate import generate_figure
+from figgen.kinds import KINDS
 
 cfg, seed = config_from_dict(json.loads(sys.argv[1])), int(sys.argv[2])
 print(json.dumps({"source": figgen.__file__}), flush=True)
@@ -377,6 +411,9 @@ def main() -> None:
     )
     parser.add_argument("--scale-config", choices=SCALE_CONFIGS, default="tiny")
     parser.add_argument(
+        "--per-kind", type=int, default=0, help="figures of each kind alone; 0 skips"
+    )
+    parser.add_argument(
         "--against",
         metavar="REV",
         help="also time git revision REV's figures per CPU second beside this tree's, "
@@ -402,6 +439,8 @@ def main() -> None:
         ceiling_report(args.workers_n, args.workers_seed, args.repeats, cfg)
     if args.n:
         pipeline_report(args.n, args.seed, cfg)
+    if args.per_kind:
+        kinds_report(args.per_kind, args.seed, cfg)
     if args.against:
         against_report(args.against, args.n or 30, args.seed)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from figgen.config import FigureConfig
 from figgen.kinds import KINDS
 from figgen.record import figure_id
@@ -59,8 +61,8 @@ def sample_figure(
                 params=sampled.params,
                 data=sampled.data,
                 title=maybe_title(rng, vocab, cfg.text),
-                xlabel=maybe_label(rng, vocab, cfg.text),
-                ylabel=maybe_label(rng, vocab, cfg.text),
+                xlabel=_axis_label(rng, vocab, cfg, kind),
+                ylabel=_axis_label(rng, vocab, cfg, kind),
                 xscale=sampled.xscale,
                 yscale=sampled.yscale,
                 style=sampled.style,
@@ -81,6 +83,15 @@ def sample_figure(
     )
     fit_font_sizes(spec)
     return spec
+
+
+def _axis_label(
+    rng: np.random.Generator, vocab: Vocabulary, cfg: FigureConfig, kind: str
+) -> str | None:
+    """An axis label drawn with the same draws for every kind; None where the kind draws no
+    axes (a map), so nothing names a label that is not printed."""
+    label = maybe_label(rng, vocab, cfg.text)
+    return label if KINDS[kind].draws_axes else None
 
 
 def _text_ems(text: str | None) -> float:

@@ -57,7 +57,7 @@ def test_bad_values_name_the_key_in_one_line(values: dict, needle: str) -> None:
 
 def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
     with pytest.raises(
-        ConfigError, match=r"missing.toml does not exist; .* preset \(small, tiny\)"
+        ConfigError, match=r"missing.toml does not exist; .* preset \(longchart, small, tiny\)"
     ):
         load_config(tmp_path / "missing.toml")
     with pytest.raises(ConfigError, match="cannot read"):
@@ -74,6 +74,10 @@ def test_presets_by_name_and_a_file_of_that_name_wins(tmp_path: Path, monkeypatc
     assert tiny.image.dpi == (50, 60)
     small = load_config("small")
     assert small.panels.count == (1, 6)
+    longchart = load_config("longchart")  # paper 002's kind mix: Table 5's question counts
+    assert longchart.kinds["line"] == 302 and longchart.kinds["contour"] == 0
+    assert longchart.kinds["heatmap"] == 27 and longchart.kinds["map"] == 35
+    assert longchart.kinds["box"] == 3 and longchart.kinds["range"] == 43
     assert small.text == FigureConfig().text  # a preset overrides only what it names
     monkeypatch.chdir(tmp_path)
     Path("tiny").write_text("[panels]\ncount = [3, 4]\n")

@@ -16,6 +16,8 @@ from figgen.kinds.base import (
 # kinds first, so default builds keep their bytes).
 # isort: off
 from figgen.kinds import line, histogram, scatter, contour, bar, pie, table  # noqa: E402, F401
+from figgen.kinds import box, ranges  # noqa: E402, F401
+from figgen.kinds import heatmap, choropleth  # noqa: E402, F401
 
 # isort: on
 from figgen.kinds.derived import (  # noqa: E402

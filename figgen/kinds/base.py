@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from figgen.vqa.trends import PointSet
 
 Axis = Literal["x", "y"]
+CategoryAxes = Literal["x", "y", "xy"]
+"""The axes whose ticks name categories: one, or both ("xy", a heatmap's rows and columns)."""
 RGBA = tuple[float, float, float, float]
 
 
@@ -135,8 +137,16 @@ class PlotKind(Protocol):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         """Plot the panel's data on ``ax`` and return probes that box the marks."""
 
-    def category_axis(self, panel: PanelSpec) -> Axis | None:
-        """The axis whose ticks name categories (fixed by the kind, never thinned), if any."""
+    def category_axis(self, panel: PanelSpec) -> CategoryAxes | None:
+        """The axes whose ticks name categories (fixed by the kind, never thinned), if any."""
+
+    @property
+    def value_axes(self) -> tuple[Axis, ...]:
+        """The axes whose scale (linear or logarithmic) a reader can see and is asked."""
+
+    @property
+    def draws_axes(self) -> bool:
+        """Whether the panel draws axes; without them it gets no axis labels (maps)."""
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         """Ask this kind's own panel-scope questions of ``level`` about a stored panel."""
@@ -186,12 +196,14 @@ class KindHooks:
     default_weight: float = 1.0
     mean_phrase: str | None = None
     compares_fit: bool = False
+    value_axes: tuple[Axis, ...] = ("x", "y")
+    draws_axes: bool = True
     elements: tuple[ElementDecl, ...] = ()
     chart_table: PanelTable | None = None
     multichart_charts: tuple[str, ...] = ()
     multichart_ordered: bool = True
 
-    def category_axis(self, panel: PanelSpec) -> Axis | None:
+    def category_axis(self, panel: PanelSpec) -> CategoryAxes | None:
         return None
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:

@@ -137,6 +137,20 @@ def background(ax: Axes) -> RGBA:
     return to_rgba(face)
 
 
+NEAR_BACKGROUND = 0.15
+"""A fill within this of the background (every channel, 0..1) does not show as ink of its own."""
+
+
+def contrast_edge(fills: np.ndarray, behind: RGBA) -> str | None:
+    """A grey that outlines cells or regions where a fill is lost in the background (a
+    colormap's white or black end on a page of that colour), else None."""
+    fills = np.asarray(fills, dtype=float).reshape(-1, 4)[:, :3]
+    if not (np.abs(fills - np.asarray(behind[:3])).max(axis=1) < NEAR_BACKGROUND).any():
+        return None
+    light = 0.2126 * behind[0] + 0.7152 * behind[1] + 0.0722 * behind[2] >= 0.5
+    return "#404040" if light else "#c0c0c0"
+
+
 def point_ink(
     faces: np.ndarray, edges: np.ndarray, behind: RGBA, *, edge_shows: bool
 ) -> np.ndarray:

@@ -81,7 +81,7 @@ def build_figure(spec: FigureSpec) -> tuple[Figure, list[PanelHandles]]:
         ax.tick_params(labelsize=sizes.tick)
         categories = KINDS[panel.kind].category_axis(panel)
         for axis, key in ((ax.xaxis, "x_nbins"), (ax.yaxis, "y_nbins")):
-            if key[0] == categories:
+            if key[0] in (categories or ""):
                 continue  # one tick per category, set by the kind
             if panel.style.get(f"{key[0]}_minor_labels") is False:
                 axis.set_minor_formatter(NullFormatter())

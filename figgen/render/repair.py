@@ -165,7 +165,7 @@ def _fewer_ticks(spec: FigureSpec, tick: Element, elements: list[Element]) -> di
         vertical = tick.kind == "ytick_label"
         key = f"{tick.kind[0]}_nbins"
         panel = spec.panels[tick.panel]
-        if KINDS[panel.kind].category_axis(panel) == tick.kind[0]:
+        if tick.kind[0] in (KINDS[panel.kind].category_axis(panel) or ""):
             return _turn_category_labels(panel, tick)
         minor_key = f"{tick.kind[0]}_minor_labels"
         is_log = (panel.yscale if vertical else panel.xscale) == "log"

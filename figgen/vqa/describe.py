@@ -35,18 +35,18 @@ def _panel_level1(ctx: FigureContext, panel: PanelRecord) -> list[str]:
         f"{cap(ctx.location(panel))} is a {noun(panel.kind)}"
         + (f" titled {quoted(panel.title)}." if panel.title else " with no title.")
     ]
-    for axis, label, scale in (
-        ("x", panel.xlabel, panel.xscale),
-        ("y", panel.ylabel, panel.yscale),
-    ):
+    kind = KINDS[panel.kind]
+    labels = {"x": (panel.xlabel, panel.xscale), "y": (panel.ylabel, panel.yscale)}
+    for axis, (label, scale) in labels.items() if kind.draws_axes else ():
         named = f"labelled {quoted(label)}" if label else "unlabelled"
+        how = "logarithmic" if scale == "log" else "linear"
         out.append(
-            f"The {axis} axis is {named} and {'logarithmic' if scale == 'log' else 'linear'}."
+            f"The {axis} axis is {named}" + (f" and {how}." if axis in kind.value_axes else ".")
         )
     style = panel.style
     if style.get("colorbar") and style.get("colorbar_label"):
         out.append(f"A colour bar is labelled {quoted(style['colorbar_label'])}.")
-    return out + KINDS[panel.kind].describe(ctx, panel, 1)
+    return out + kind.describe(ctx, panel, 1)
 
 
 def panel_trend_sentences(ctx: FigureContext, panel: PanelRecord) -> list[str]:

@@ -41,7 +41,7 @@ def panel_questions(ctx: FigureContext, panel: PanelRecord) -> None:
         evidence = ctx.element_ids(index, "errorbar")
         ctx.ask(ERROR_BARS, panel, answer, choices=list(ERROR_BAR_CHOICES), evidence=evidence)
     _colormap_question(ctx, panel, kind.shown_colormap(panel))
-    for axis in ("x", "y"):
+    for axis in kind.value_axes:
         scale = "logarithmic" if panel.get(f"{axis}scale", "linear") == "log" else "linear"
         evidence = ctx.element_ids(index, f"{axis}tick_label")
         ctx.ask(

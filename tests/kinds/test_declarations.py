@@ -18,14 +18,28 @@ def test_the_element_tables_are_the_schema_lists() -> None:
     shared += ["offset_text", "legend", "legend_entry", "colorbar", "colorbar_label"]
     marks = ["line", "marker", "errorbar", "bar", "point", "contour_level", "contour_band"]
     drawn_texts = ["wedge_label", "table_header", "row_label", "table_cell"]
-    assert tables.names == (*shared, "colorbar_tick_label", *marks, "wedge", *drawn_texts)
+    boxes = ["box", "median_line", "whisker", "cap", "outlier"]
+    later = ["cell", "cell_text", "region", "region_label"]  # heatmap, map
+    assert tables.names == (
+        *shared,
+        "colorbar_tick_label",
+        *marks,
+        "wedge",
+        *drawn_texts,
+        *boxes,
+        "band",
+        "range_bar",
+        *later,
+    )
+    drawn_texts += ["cell_text", "region_label"]
+    marks.append("cell")
     assert tables.mark_text == set(drawn_texts)
     shared_texts = {"title", "xlabel", "ylabel", "xtick_label", "ytick_label", "offset_text"}
     shared_texts |= {"legend_entry", "colorbar_label", "colorbar_tick_label"}
     assert tables.text == shared_texts | set(drawn_texts)
     assert tables.layout == {"figure", "panel", "legend", "colorbar"}
-    assert tables.marks == set(marks)  # a wedge is a region of its own
-    assert tables.off_ink == {"line", "contour_level", "contour_band"}
+    assert tables.marks == {*marks, *boxes, "band", "range_bar"}  # a wedge is a region of its own
+    assert tables.off_ink == {"line", "contour_level", "contour_band", "band", "region"}
     assert len(set(tables.colours.values())) == len(tables.colours) - 2  # axis labels, ticks
     assert tables.text_groups["xtick_label"] == "xticks"
 
@@ -39,6 +53,10 @@ def test_every_mark_a_kind_draws_is_declared_by_it() -> None:
         "bar": {"bar"},
         "pie": {"wedge", "wedge_label"},
         "table": {"table_header", "row_label", "table_cell"},
+        "box": {"box", "median_line", "whisker", "cap", "outlier"},
+        "range": {"band", "line", "range_bar"},
+        "heatmap": {"cell", "cell_text"},
+        "map": {"region", "region_label"},
     }
     assert {name: {d.name for d in kind.elements} for name, kind in KINDS.items()} == drawn
 

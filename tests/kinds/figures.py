@@ -1,0 +1,49 @@
+"""What the kind tests read of generated figures: their typed panels, elements, items and pixels."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import numpy as np
+from PIL import Image
+
+from figgen.generate import GeneratedFigure
+from figgen.record import Element
+from figgen.records import PanelRecord, Record
+from figgen.vqa import QAItem, questions_for_record
+
+
+def panels_of(figures: list[GeneratedFigure]) -> list[tuple[GeneratedFigure, PanelRecord]]:
+    """Every panel with the figure it belongs to."""
+    return [(f, p) for f in figures for p in Record.from_dict(f.record).panels]
+
+
+def elements_of(figure: GeneratedFigure, panel: PanelRecord) -> list[Element]:
+    """The elements the record places in ``panel``."""
+    return [e for e in Record.from_dict(figure.record).elements if e.panel == panel.index]
+
+
+def items_of(figures: list[GeneratedFigure], family: str) -> list[tuple[PanelRecord, QAItem]]:
+    """The panel-scope items of ``family`` with the panel each asks about."""
+    out = []
+    for figure in figures:
+        record = Record.from_dict(figure.record)
+        out += [
+            (record.panel(item.panel), item)
+            for item in questions_for_record(figure.record)
+            if item.family == family and item.panel is not None
+        ]
+    return out
+
+
+def pixels_of(figure: GeneratedFigure) -> np.ndarray:
+    """The saved PNG as RGB integers (rows top-down, as the record's boxes)."""
+    return np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
+
+
+def closest(pixels: np.ndarray, box: Sequence[float], colour: np.ndarray) -> float:
+    """How near (max channel difference) the pixel under ``box`` closest to ``colour`` is."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    region = pixels[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)].reshape(-1, 3)
+    return float(np.abs(region - colour).max(axis=1).min())
