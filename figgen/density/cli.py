@@ -52,17 +52,31 @@ def build(
         ComposeMode, typer.Option(help="paper: resize and paste; native: re-render panels.")
     ] = ComposeMode.paper,
     seed: Annotated[int, typer.Option(help="Seed of the grouping (the paper uses 42).")] = 42,
+    kinds: Annotated[
+        str,
+        typer.Option(
+            help="Plot kinds of a figgen build used as source charts, comma-separated: line and "
+            "bar (the paper's), box, range, heatmap; 'all' for every kind with a table."
+        ),
+    ] = "line,bar",
     progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
 ) -> None:
     """Compose the source charts 1, 3, 6 or 9 at a time and write the manifest."""
     from figgen.density.compose import build_density
+    from figgen.density.tables import panel_tables
 
+    chosen = [name.strip() for name in kinds.split(",") if name.strip()]
+    if not chosen:
+        from figgen.errors import FiggenError
+
+        raise FiggenError("--kinds is empty; name plot kinds such as line,bar or write all")
     manifest = build_density(
         source,
         out,
         densities=_densities(k) or [1, 3, 6, 9],
         mode=mode.value,
         seed=seed,
+        kinds=list(panel_tables()) if chosen == ["all"] else chosen,
         progress=progress,
     )
     counts = ", ".join(
