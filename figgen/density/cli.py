@@ -70,13 +70,14 @@ def build(
         from figgen.errors import FiggenError
 
         raise FiggenError("--kinds is empty; name plot kinds such as line,bar or write all")
+    chosen = list(panel_tables(None if chosen == ["all"] else chosen))  # unknown: an error
     manifest = build_density(
         source,
         out,
         densities=_densities(k) or [1, 3, 6, 9],
         mode=mode.value,
         seed=seed,
-        kinds=list(panel_tables()) if chosen == ["all"] else chosen,
+        kinds=chosen,
         progress=progress,
     )
     counts = ", ".join(
