@@ -252,18 +252,9 @@ def _compound(
     image = f"{FIGURES}/{compound_id}.png"
     record_path = out / FIGURES / f"{compound_id}.json"
     if record_path.is_file() and (out / image).is_file():  # resume: written by an earlier run
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record["density"]["sources"] == [s.id for s in group]:
-            return Compound(
-                compound_id,
-                k,
-                grid_for(k),
-                record["density"]["sources"],
-                [tuple(b) for b in record["density"]["boxes"]],
-                image,
-                record["image"]["width"],
-                record["image"]["height"],
-            )
+        done = Compound.from_record(json.loads(record_path.read_text(encoding="utf-8")))
+        if done.sources == [s.id for s in group]:
+            return done
     png, boxes, native_record = compose(group, grid_for(k), compound_id)
     from PIL import Image
 

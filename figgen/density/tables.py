@@ -170,15 +170,16 @@ def read_csv_table(path: Path) -> ChartTable:
     rows = []
     for number, raw in enumerate(reader, start=2):
         cells = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
-        if not any(cells.get(c) for c in COLUMNS):
+        series, x, y = (cells.get(column, "") for column in COLUMNS)
+        if not (series or x or y):
             continue
-        if not cells["x"]:
+        if not x:
             raise FiggenError(f"{path} line {number} has an empty x; fill it or drop the row")
-        if not _is_number(cells["y"]):
+        if not _is_number(y):
             raise FiggenError(
-                f"{path} line {number}: y {cells['y']!r} is not a number; write a plain number"
+                f"{path} line {number}: y {y!r} is not a number; write a plain number"
             )
-        rows.append(Row(cells["series"], cells["x"], cells["y"]))
+        rows.append(Row(series, x, y))
     if not rows:
         raise FiggenError(f"{path} holds no data rows; add rows of series,x,y")
     x_kind: XKind = "numeric" if all(_is_number(r.x) for r in rows) else "categorical"
