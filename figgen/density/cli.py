@@ -63,14 +63,15 @@ def build(
 ) -> None:
     """Compose the source charts 1, 3, 6 or 9 at a time and write the manifest."""
     from figgen.density.compose import build_density
-    from figgen.density.tables import panel_tables
+    from figgen.density.tables import PAPER_KINDS, panel_tables
 
     chosen = [name.strip() for name in kinds.split(",") if name.strip()]
     if not chosen:
         from figgen.errors import FiggenError
 
         raise FiggenError("--kinds is empty; name plot kinds such as line,bar or write all")
-    chosen = list(panel_tables(None if chosen == ["all"] else chosen))  # unknown: an error
+    if chosen != list(PAPER_KINDS):  # the kinds' registry, only when another choice is made
+        chosen = list(panel_tables(None if chosen == ["all"] else chosen))  # unknown: an error
     manifest = build_density(
         source,
         out,
