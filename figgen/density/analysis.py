@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from figgen.density.metrics import aggregate
+from figgen.density.metrics import ChartScore, aggregate
 from figgen.density.score import ModelScores
 
 Metric = str  # "mae" or "rmse"
@@ -38,22 +39,35 @@ def table_s1(scores: dict[str, ModelScores]) -> dict[str, dict[int, dict[str, An
     return table
 
 
-def chart_rows(scores: dict[str, ModelScores]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class ChartRow:
+    """One aligned chart of one model's reply: where it was shown and how it scored."""
+
+    model: str
+    density: int
+    compound: str
+    source: str
+    score: ChartScore
+
+    def error(self, metric: Metric) -> float | None:
+        """The chart's MAE or RMSE (None: unparseable)."""
+        value: float | None = getattr(self.score, metric)
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row of ``metrics.json``'s ``charts``."""
+        where = {"model": self.model, "density": self.density, "compound": self.compound}
+        return {**where, "source": self.source, **self.score.to_dict()}
+
+
+def chart_rows(scores: dict[str, ModelScores]) -> list[ChartRow]:
     """One row per aligned chart: model, density, compound, source and its scores."""
-    rows = []
-    for model, result in scores.items():
-        for compound in result.compounds:
-            for source, chart in zip(compound.sources, compound.charts, strict=False):
-                rows.append(
-                    {
-                        "model": model,
-                        "density": compound.density,
-                        "compound": compound.compound,
-                        "source": source,
-                        **chart.to_dict(),
-                    }
-                )
-    return rows
+    return [
+        ChartRow(model, compound.density, compound.compound, source, chart)
+        for model, result in scores.items()
+        for compound in result.compounds
+        for source, chart in zip(compound.sources, compound.charts, strict=False)
+    ]
 
 
 def density_deltas(
@@ -73,15 +87,16 @@ def density_deltas(
 
 
 def paired_deltas(
-    rows: Sequence[dict[str, Any]], low: int, high: int, metric: Metric
+    rows: Sequence[ChartRow], low: int, high: int, metric: Metric
 ) -> dict[str, dict[str, Any]]:
     """Per model, the same source chart's error at ``low`` and ``high`` (both parseable)."""
     out: dict[str, dict[str, Any]] = {}
-    for model in sorted({r["model"] for r in rows}):
+    for model in sorted({r.model for r in rows}):
         at: dict[int, dict[str, float]] = {low: {}, high: {}}
         for r in rows:
-            if r["model"] == model and r["density"] in at and r[metric] is not None:
-                at[r["density"]][r["source"]] = r[metric]
+            error = r.error(metric)
+            if r.model == model and r.density in at and error is not None:
+                at[r.density][r.source] = error
         common = sorted(set(at[low]) & set(at[high]))
         pairs = [(at[low][s], at[high][s]) for s in common]
         deltas = [b - a for a, b in pairs]
@@ -97,14 +112,16 @@ def paired_deltas(
     return out
 
 
-def density_slopes(rows: Sequence[dict[str, Any]], metric: Metric) -> dict[str, dict[str, Any]]:
+def density_slopes(rows: Sequence[ChartRow], metric: Metric) -> dict[str, dict[str, Any]]:
     """Per model, OLS ``metric = alpha + beta * density`` over parseable charts."""
     import statsmodels.api as sm
 
     out: dict[str, dict[str, Any]] = {}
-    for model in sorted({r["model"] for r in rows}):
+    for model in sorted({r.model for r in rows}):
         points = [
-            (r["density"], r[metric]) for r in rows if r["model"] == model and r[metric] is not None
+            (r.density, r.error(metric))
+            for r in rows
+            if r.model == model and r.error(metric) is not None
         ]
         x = np.array([d for d, _ in points], dtype=float)
         y = np.array([v for _, v in points], dtype=float)
@@ -139,7 +156,7 @@ def _term_name(raw: str, models: dict[str, str]) -> str:
 
 
 def mixed_effects(
-    rows: Sequence[dict[str, Any]], metric: Metric, *, reference_model: str | None = None
+    rows: Sequence[ChartRow], metric: Metric, *, reference_model: str | None = None
 ) -> dict[str, Any]:
     """Linear mixed model ``metric ~ model * density + (1 | source chart)`` (REML).
 
@@ -152,9 +169,9 @@ def mixed_effects(
 
     data = pd.DataFrame(
         [
-            {"y": r[metric], "model": r["model"], "density": r["density"], "chart": r["source"]}
+            {"y": r.error(metric), "model": r.model, "density": r.density, "chart": r.source}
             for r in rows
-            if r[metric] is not None
+            if r.error(metric) is not None
         ]
     )
     if data.empty or data["density"].nunique() < 2 or data["chart"].nunique() < 2:

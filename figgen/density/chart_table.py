@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from figgen.records import PanelRecord
 
 XKind = Literal["numeric", "categorical"]
 
@@ -47,7 +50,7 @@ class ChartTable:
         return "\n".join(lines)
 
 
-PanelTable = Callable[[dict[str, Any]], ChartTable | None]
+PanelTable = Callable[["PanelRecord"], ChartTable | None]
 """Reads a stored panel's table; None where the panel shows none (a line without markers)."""
 
 

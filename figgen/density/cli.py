@@ -52,17 +52,33 @@ def build(
         ComposeMode, typer.Option(help="paper: resize and paste; native: re-render panels.")
     ] = ComposeMode.paper,
     seed: Annotated[int, typer.Option(help="Seed of the grouping (the paper uses 42).")] = 42,
+    kinds: Annotated[
+        str,
+        typer.Option(
+            help="Plot kinds of a figgen build used as source charts, comma-separated: line and "
+            "bar (the paper's), box, range, heatmap; 'all' for every kind with a table."
+        ),
+    ] = "line,bar",
     progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
 ) -> None:
     """Compose the source charts 1, 3, 6 or 9 at a time and write the manifest."""
     from figgen.density.compose import build_density
+    from figgen.density.tables import PAPER_KINDS, panel_tables
 
+    chosen = [name.strip() for name in kinds.split(",") if name.strip()]
+    if not chosen:
+        from figgen.errors import FiggenError
+
+        raise FiggenError("--kinds is empty; name plot kinds such as line,bar or write all")
+    if chosen != list(PAPER_KINDS):  # the kinds' registry, only when another choice is made
+        chosen = list(panel_tables(None if chosen == ["all"] else chosen))  # unknown: an error
     manifest = build_density(
         source,
         out,
         densities=_densities(k) or [1, 3, 6, 9],
         mode=mode.value,
         seed=seed,
+        kinds=chosen,
         progress=progress,
     )
     counts = ", ".join(

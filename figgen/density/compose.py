@@ -34,7 +34,7 @@ from figgen.density.manifest import (
     Mode,
     load_manifest,
 )
-from figgen.density.tables import SourceChart, load_sources
+from figgen.density.tables import PAPER_KINDS, SourceChart, load_sources
 from figgen.errors import FiggenError
 from figgen.eval.image import PNG_COMPRESS_LEVEL
 from figgen.render import RepairFailed
@@ -170,16 +170,19 @@ def build_density(
     seed: int = PAPER_SEED,
     width: int = PAPER_WIDTH,
     margin: int = PAPER_MARGIN,
+    kinds: Sequence[str] = PAPER_KINDS,
     progress: bool = False,
 ) -> DensityManifest:
     """Compose the sources at each density and write images, records and the manifest.
 
-    A rerun with the same settings keeps the images already written (a killed build resumes).
+    ``kinds``: the plot kinds of a figgen build whose panels are source charts (the paper's
+    line and bar charts by default; box, range and heatmap on request). A rerun with the same
+    settings keeps the images already written (a killed build resumes).
     """
     from tqdm.auto import tqdm
 
     skipped: dict[str, int] = {}
-    sources = load_sources(source, skipped)
+    sources = load_sources(source, skipped, kinds)
     if mode == "native" and any(s.figure is None for s in sources):
         raise FiggenError("--mode native re-renders figgen panels; pass a figgen build as --source")
     densities = sorted(set(densities))
@@ -249,18 +252,9 @@ def _compound(
     image = f"{FIGURES}/{compound_id}.png"
     record_path = out / FIGURES / f"{compound_id}.json"
     if record_path.is_file() and (out / image).is_file():  # resume: written by an earlier run
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record["density"]["sources"] == [s.id for s in group]:
-            return Compound(
-                compound_id,
-                k,
-                grid_for(k),
-                record["density"]["sources"],
-                [tuple(b) for b in record["density"]["boxes"]],
-                image,
-                record["image"]["width"],
-                record["image"]["height"],
-            )
+        done = Compound.from_record(json.loads(record_path.read_text(encoding="utf-8")))
+        if done.sources == [s.id for s in group]:
+            return done
     png, boxes, native_record = compose(group, grid_for(k), compound_id)
     from PIL import Image
 

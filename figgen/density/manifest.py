@@ -47,6 +47,24 @@ class Compound:
             "density": {"mode": mode, "sources": self.sources, "boxes": self.boxes},
         }
 
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Compound:
+        """The compound a stored image record describes (the inverse of :meth:`record`): its
+        figgen part read as a typed record, its own ``density`` part by key."""
+        from figgen.records import Record
+
+        typed, placed = Record.from_dict(record), record["density"]
+        return cls(
+            typed.id,
+            typed.layout.n_panels,
+            (typed.layout.rows, typed.layout.cols),
+            list(placed["sources"]),
+            [tuple(box) for box in placed["boxes"]],
+            typed.image.file,
+            typed.image.width,
+            typed.image.height,
+        )
+
 
 @dataclass
 class DensityManifest:

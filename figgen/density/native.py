@@ -19,6 +19,9 @@ from typing import Any
 from figgen.density.manifest import BBox
 from figgen.density.tables import SourceChart
 from figgen.errors import FiggenError
+from figgen.plain import as_plain_dict
+from figgen.record import Element
+from figgen.records import Record, open_record
 from figgen.spec import FigureSpec, LayoutSpec
 from figgen.storage import atomic_write_bytes, atomic_write_text
 
@@ -29,8 +32,10 @@ NATIVE_DPI = 200
 
 @dataclass(frozen=True)
 class RenderedPanel:
+    """A panel drawn alone: its PNG and its record (one panel, its elements and style)."""
+
     png: bytes
-    record: dict[str, Any]
+    record: Record
 
 
 def _source_spec(source: SourceChart) -> FigureSpec:
@@ -72,7 +77,7 @@ def render_panel(
         panel_aspect=spec.panel_aspect,
     )
     drawn = render_to_record(alone, FigureConfig(), image_file=f"{source.id}.png")
-    return RenderedPanel(drawn.png, drawn.record)
+    return RenderedPanel(drawn.png, Record.from_dict(drawn.record))
 
 
 class NativeCache:
@@ -86,10 +91,10 @@ class NativeCache:
         png, record = self.folder / f"{source.id}.png", self.folder / f"{source.id}.json"
         if not (png.is_file() and record.is_file()):
             rendered = render_panel(source, cell_in=NATIVE_CELL_IN, dpi=NATIVE_DPI)
-            atomic_write_text(record, json.dumps(rendered.record) + "\n")
+            atomic_write_text(record, json.dumps(rendered.record.to_dict()) + "\n")
             atomic_write_bytes(png, rendered.png)  # written last: it marks the pair complete
             return rendered
-        return RenderedPanel(png.read_bytes(), json.loads(record.read_text(encoding="utf-8")))
+        return RenderedPanel(png.read_bytes(), open_record(record))
 
 
 def compound_record(
@@ -98,23 +103,23 @@ def compound_record(
     """One record for the pasted cells: panel i's spec, style and elements, boxes moved by
     its cell's offset; one ``figure`` element spans the canvas."""
     cols = grid[1]
-    elements: list[dict[str, Any]] = [
-        {"id": 0, "kind": "figure", "panel": None, "bbox": [0.0, 0.0, *map(float, size)]}
-    ]
+    width, height = map(float, size)
+    elements = [Element(0, "figure", None, (0.0, 0.0, width, height))]
     specs, styles = [], []
     for i, (panel, box) in enumerate(zip(panels, boxes, strict=True)):
         dx, dy = box[0], box[1]
-        specs.append({**panel.record["panels"][0], "index": i, "row": i // cols, "col": i % cols})
-        styles.append(panel.record["style"])
-        for element in panel.record["elements"]:
-            if element.get("panel") is None:
+        cell = replace(panel.record.panels[0], index=i, row=i // cols, col=i % cols)
+        specs.append(cell.to_dict())
+        styles.append(as_plain_dict(panel.record.style))
+        for element in panel.record.elements:
+            if element.panel is None:
                 continue  # the cell's own figure element
-            x0, y0, x1, y1 = element["bbox"]
-            moved = [x0 + dx, y0 + dy, x1 + dx, y1 + dy]
-            elements.append({**element, "id": len(elements), "panel": i, "bbox": moved})
+            x0, y0, x1, y1 = element.bbox
+            moved = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+            elements.append(replace(element, id=len(elements), panel=i, bbox=moved))
     return {
-        "generator": panels[0].record["generator"],
+        "generator": as_plain_dict(panels[0].record.generator),
         "panels": specs,
         "panel_styles": styles,
-        "elements": elements,
+        "elements": [element.to_dict() for element in elements],
     }

@@ -82,7 +82,7 @@ def build_metrics(
         "mixed_effects": {
             m: mixed_effects(rows, m, reference_model=reference_model) for m in ERROR_METRICS
         },
-        "charts": rows,
+        "charts": [row.to_dict() for row in rows],
     }
 
 

@@ -32,6 +32,7 @@ def compound_items(
 ) -> list[QAItem]:
     """One item per compound, in manifest order; the answer names the ordered sources."""
     wanted = set(densities) if densities else None
+    prompt = extraction_prompt(set(manifest.kinds.values()))
     return [
         QAItem(
             qid=c.id,
@@ -41,7 +42,7 @@ def compound_items(
             panel=None,
             location=None,
             family=FAMILY,
-            question=extraction_prompt(),
+            question=prompt,
             answer={"sources": c.sources},
             answer_type="string",
             answer_key="tables",

@@ -2,7 +2,9 @@
 
 A figgen line panel gives one row per drawn marker (its series label, x and y); a panel whose
 line has no marker symbol is skipped, because its data points are not visible on the chart. A
-bar panel gives one row per bar (series, category, value).
+bar panel gives one row per bar (series, category, value). Those are the paper's kinds and the
+default; the box, range and heatmap kinds' tables are used when chosen (``kinds``): each kind
+says how its panels read as a table (its ``chart_table`` declaration).
 An external folder holds ``NAME.png`` beside ``NAME.csv`` with the columns ``series,x,y``.
 """
 
@@ -11,13 +13,16 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from figgen.density.chart_table import ChartTable, PanelTable, Row, XKind, number_text
 from figgen.errors import FiggenError
+
+if TYPE_CHECKING:
+    from figgen.records import PanelRecord
 
 __all__ = [
     "ChartTable",
@@ -46,11 +51,25 @@ class SourceChart:
     panel: int | None = None
 
 
-def panel_tables() -> dict[str, PanelTable]:
-    """The plot kinds whose panels carry a ground-truth table, and how each reads it."""
+PAPER_KINDS = ("line", "bar")
+"""The source kinds of the paper (line and bar charts), and the default choice."""
+
+
+def panel_tables(kinds: Collection[str] | None = None) -> dict[str, PanelTable]:
+    """The plot kinds whose panels carry a ground-truth table, and how each reads it; with
+    ``kinds``, only those (in the registry's order). A name without a table is an error."""
     from figgen.kinds import KINDS
 
-    return {name: kind.chart_table for name, kind in KINDS.items() if kind.chart_table}
+    tables = {name: kind.chart_table for name, kind in KINDS.items() if kind.chart_table}
+    if kinds is None:
+        return tables
+    unknown = sorted(set(kinds) - set(tables))
+    if unknown:
+        raise FiggenError(
+            f"--kinds {','.join(unknown)}: no such plot kind has a table; "
+            f"choose from {','.join(tables)}"
+        )
+    return {name: read for name, read in tables.items() if name in kinds}
 
 
 def is_figgen_build(folder: Path) -> bool:
@@ -59,43 +78,61 @@ def is_figgen_build(folder: Path) -> bool:
 
 SKIP_NO_MARKERS = "line panels without markers (their data points are not visible)"
 SKIP_EMPTY = "panels with no data row"
+SKIP_NO_TABLE = {
+    "line": SKIP_NO_MARKERS,
+    "range": "range bands (their positions are not marked)",
+    "heatmap": "heatmap panels without a colour bar that gives one value per colour",
+}
+"""Why a chosen kind's panel shows no table (its ``chart_table`` gave None)."""
+
+
+def _listed(names: list[str]) -> str:
+    """Names as a phrase: "line and bar", "line, bar and box"."""
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _skip_reason(
-    panel: dict[str, Any], table: ChartTable | None, tables: dict[str, PanelTable]
+    panel: PanelRecord,
+    table: ChartTable | None,
+    tables: dict[str, PanelTable],
+    kinds: Collection[str],
 ) -> str | None:
     """Why a panel is not a source chart, or None when it is one."""
-    if panel["kind"] not in tables:
-        return f"{panel['kind']} panels (only {' and '.join(tables)} charts have a table)"
+    if panel.kind not in tables:
+        if panel.kind in panel_tables():  # it has a table, but was not chosen
+            return f"{panel.kind} panels (not among --kinds {','.join(kinds)})"
+        return f"{panel.kind} panels (only {_listed(list(tables))} charts have a table)"
     if table is None:
-        return SKIP_NO_MARKERS
+        return SKIP_NO_TABLE.get(panel.kind, f"{panel.kind} panels that show no table")
     return None if table.rows else SKIP_EMPTY
 
 
-def figgen_sources(folder: Path, skipped: dict[str, int] | None = None) -> list[SourceChart]:
-    """Every panel of a figgen build whose kind has a table, in figure and panel order; the
-    panels left out are counted by reason into ``skipped``."""
-    from figgen.record import load_record
+def figgen_sources(
+    folder: Path, skipped: dict[str, int] | None = None, kinds: Collection[str] = PAPER_KINDS
+) -> list[SourceChart]:
+    """Every panel of a figgen build whose kind is one of ``kinds`` and has a table, in figure
+    and panel order; the panels left out are counted by reason into ``skipped``."""
+    from figgen.records import open_record
 
-    tables = panel_tables()
+    tables = panel_tables(kinds)
     sources = []
     for path in sorted((folder / "figures").glob("*.json")):
-        record = load_record(path)
-        for panel in record["panels"]:
-            reader = tables.get(panel["kind"])
+        record = open_record(path)
+        for panel in record.panels:
+            reader = tables.get(panel.kind)
             table = reader(panel) if reader else None
-            reason = _skip_reason(panel, table, tables)
+            reason = _skip_reason(panel, table, tables, kinds)
             if reason is not None:
                 if skipped is not None:
                     skipped[reason] = skipped.get(reason, 0) + 1
             elif table is not None:
                 sources.append(
                     SourceChart(
-                        f"{record['id']}-p{panel['index']}",
-                        panel["kind"],
+                        f"{record.id}-p{panel.index}",
+                        panel.kind,
                         table,
                         figure=path,
-                        panel=int(panel["index"]),
+                        panel=panel.index,
                     )
                 )
     return sources
@@ -133,15 +170,16 @@ def read_csv_table(path: Path) -> ChartTable:
     rows = []
     for number, raw in enumerate(reader, start=2):
         cells = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
-        if not any(cells.get(c) for c in COLUMNS):
+        series, x, y = (cells.get(column, "") for column in COLUMNS)
+        if not (series or x or y):
             continue
-        if not cells["x"]:
+        if not x:
             raise FiggenError(f"{path} line {number} has an empty x; fill it or drop the row")
-        if not _is_number(cells["y"]):
+        if not _is_number(y):
             raise FiggenError(
-                f"{path} line {number}: y {cells['y']!r} is not a number; write a plain number"
+                f"{path} line {number}: y {y!r} is not a number; write a plain number"
             )
-        rows.append(Row(cells["series"], cells["x"], cells["y"]))
+        rows.append(Row(series, x, y))
     if not rows:
         raise FiggenError(f"{path} holds no data rows; add rows of series,x,y")
     x_kind: XKind = "numeric" if all(_is_number(r.x) for r in rows) else "categorical"
@@ -164,13 +202,20 @@ def folder_sources(folder: Path) -> list[SourceChart]:
     return sources
 
 
-def load_sources(folder: str | Path, skipped: dict[str, int] | None = None) -> list[SourceChart]:
-    """The source charts of a figgen build or of a folder of PNG + CSV pairs; a build's panels
-    that are not source charts are counted by reason into ``skipped``."""
+def load_sources(
+    folder: str | Path,
+    skipped: dict[str, int] | None = None,
+    kinds: Collection[str] = PAPER_KINDS,
+) -> list[SourceChart]:
+    """The source charts of a figgen build (its panels of ``kinds``) or of a folder of PNG + CSV
+    pairs; a build's panels that are not source charts are counted by reason into ``skipped``."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FiggenError(f"--source {folder} is not a folder; pass a figgen build or PNG + CSV")
-    sources = figgen_sources(folder, skipped) if is_figgen_build(folder) else folder_sources(folder)
+    if is_figgen_build(folder):
+        sources = figgen_sources(folder, skipped, kinds)
+    else:
+        sources = folder_sources(folder)
     if not sources:
         raise FiggenError(
             f"{folder} has no chart with a table (line panels with markers, bar panels); "

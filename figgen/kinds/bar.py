@@ -138,9 +138,9 @@ def bar_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
     ]
 
 
-def bar_panel_table(panel: dict[str, Any]) -> ChartTable:
+def bar_panel_table(panel: PanelRecord) -> ChartTable:
     """One row per bar: series label, category and value (a stacked segment's own length)."""
-    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel["data"])]
+    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel.stored_data)]
     return ChartTable(tuple(rows), "categorical")
 
 

@@ -28,7 +28,7 @@ from pydantic import Field
 from figgen.element_kinds import mark
 from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_stats, group_sample
+from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_chart_table, box_stats, group_sample
 from figgen.kinds.marks import centres, point_marks
 from figgen.records import PanelRecord
 from figgen.sample.rng import integer, uniform
@@ -115,6 +115,7 @@ class BoxKind(KindHooks):
     config = BoxConfig
     noun = "box plot"
     default_weight = 0.0
+    chart_table = staticmethod(box_chart_table)
     elements = (
         mark("box", "#daa520"),
         mark("median_line", "#dc143c"),

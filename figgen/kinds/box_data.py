@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.records import PanelData, panel_data
+from figgen.density.chart_table import ChartTable, Row, number_text
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample.rng import integer, sig, uniform
 
 WHIS = 1.5
@@ -100,6 +101,26 @@ def box_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
         for group, stats in zip(boxes.groups, boxes.stats, strict=True)
         for name in ("whislo", "q1", "med", "q3", "whishi")
     ]
+
+
+STATISTIC_NAMES = {
+    "whislo": "lower whisker",
+    "q1": "Q1",
+    "med": "median",
+    "q3": "Q3",
+    "whishi": "upper whisker",
+}
+"""The five drawn statistics as ``figgen density`` names them (its prompt gives these names)."""
+
+
+def box_chart_table(panel: PanelRecord) -> ChartTable:
+    """The density table of a box panel: one series per box (its group label), one row per
+    drawn statistic (X Value its name, Y Value where it is drawn); outliers are not rows."""
+    rows = [
+        Row(group, STATISTIC_NAMES[name], number_text(value))
+        for group, name, value in box_table(panel.stored_data)
+    ]
+    return ChartTable(tuple(rows), "categorical")
 
 
 SHAPES = ("normal", "skewed", "heavy")

@@ -21,6 +21,7 @@ from matplotlib.colors import Normalize
 from matplotlib.path import Path
 from pydantic import Field
 
+from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.element_kinds import ElementDecl, mark
 from figgen.kinds.base import (
     COLORMAPS,
@@ -106,6 +107,22 @@ class HeatmapData(PanelData):
         return np.asarray(self.values, dtype=float)
 
 
+def heatmap_chart_table(panel: PanelRecord) -> ChartTable | None:
+    """The density table of a heatmap: one series per row (its label), one row per cell (X
+    Value the column label, Y Value the cell's value). Only where a colour bar names one value
+    per colour: printed values may not fit their cells when the panel is drawn again alone
+    (their size follows the cell), and a cyclic colour scale names two values per colour."""
+    if not panel.style.get("colorbar") or panel.style.get("colormap") in CYCLIC_COLORMAPS:
+        return None
+    d = panel.data_as(HeatmapData)
+    rows = [
+        Row(row, column, number_text(value))
+        for row, values in zip(d.rows, d.values, strict=True)
+        for column, value in zip(d.columns, values, strict=True)
+    ]
+    return ChartTable(tuple(rows), "categorical")
+
+
 class HeatmapConfig(Section):
     """Heatmaps (opt-in: give ``heatmap`` a weight in ``kinds``)."""
 
@@ -167,6 +184,7 @@ class HeatmapKind(KindHooks):
     noun = "heatmap"
     default_weight = 0.0
     value_axes: tuple[Axis, ...] = ()
+    chart_table = staticmethod(heatmap_chart_table)
     elements = (mark("cell", "#32cd32"), ElementDecl("cell_text", "#ff1493", text=True))
     families: tuple[Family, ...] = (
         COLORMAP,

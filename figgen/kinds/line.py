@@ -104,15 +104,15 @@ class LineData(PanelData):
         return {"series": [s.to_dict() for s in self.series]}
 
 
-def line_table(panel: dict[str, Any]) -> ChartTable | None:
+def line_table(panel: PanelRecord) -> ChartTable | None:
     """The marker points of a line panel (series label, x, y); None when its markers are not
     drawn (its data points are not visible)."""
-    if not panel.get("style", {}).get("marker"):
+    if not panel.style.get("marker"):
         return None
     rows = [
-        Row(str(series["label"]), exact_text(x), exact_text(y))
-        for series in panel["data"]["series"]
-        for x, y in zip(series["x"], series["y"], strict=True)
+        Row(str(series.label), exact_text(x), exact_text(y))
+        for series in panel.data_as(LineData).series
+        for x, y in zip(series.x, series.y, strict=True)
     ]
     return ChartTable(tuple(rows), "numeric")
 

@@ -27,7 +27,14 @@ from figgen.element_kinds import mark
 from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.marks import background, centres
-from figgen.kinds.ranges_data import RangeData, RangeSeries, Stat, range_stats, replicates
+from figgen.kinds.ranges_data import (
+    RangeData,
+    RangeSeries,
+    Stat,
+    range_chart_table,
+    range_stats,
+    replicates,
+)
 from figgen.records import PanelRecord
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -105,6 +112,7 @@ class RangeKind(KindHooks):
     config = RangeConfig
     noun = "range plot"
     default_weight = 0.0
+    chart_table = staticmethod(range_chart_table)
     elements = (
         mark("band", "#556b2f", off_ink=True),  # a wavy band's box centre may lie off it
         mark("line", "#7f7f7f", off_ink=True),  # the centre lines, as the line kind's

@@ -8,8 +8,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.plain import as_plain_dict
-from figgen.records import PanelData, panel_data
+from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample.rng import integer, uniform
 
 Mode = Literal["band", "bars"]
@@ -85,6 +86,22 @@ def range_table(data: dict[str, Any]) -> list[tuple[str, str, float, float]]:
         for s in ranges.series
         for at, lo, hi in zip(where, s.low, s.high, strict=True)
     ]
+
+
+def range_chart_table(panel: PanelRecord) -> ChartTable | None:
+    """The density table of a range panel in bars mode: per series a "NAME low" and a
+    "NAME high" series ("low" and "high" for a single unnamed one) over the categories; None
+    for a band, whose positions are not marked (like a line drawn without markers)."""
+    ranges = panel.data_as(RangeData)
+    if ranges.mode == "band":
+        return None
+    rows = [
+        Row(f"{s.label} {end}" if s.label else end, category, number_text(value))
+        for s in ranges.series
+        for end, values in (("low", s.low), ("high", s.high))
+        for category, value in zip(ranges.categories, values, strict=True)
+    ]
+    return ChartTable(tuple(rows), "categorical")
 
 
 def replicates(rng: np.random.Generator, n: int, level: float, scale: float) -> np.ndarray:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from figgen.density.analysis import ChartRow
+from figgen.density.metrics import ChartScore
 from figgen.density.tables import ChartTable, Row
 
 
@@ -16,6 +18,14 @@ def table(rows: list[tuple[str, float | str, float | str]], x_kind: str = "numer
 
 def rows(*values: tuple[str, float | str, float | str]) -> list[Row]:
     return [Row(s, str(x), str(y)) for s, x, y in values]
+
+
+def chart_row(
+    model: str, density: int, source: str, mae: float | None, rmse: float | None = None
+) -> ChartRow:
+    """An aligned chart of ``model`` with these errors (its other scores perfect)."""
+    score = ChartScore(1.0, 1.0, 1, 0, mae, rmse, None, "direct", 1.0, 1.0, 1.0, 1.0)
+    return ChartRow(model, density, f"k{density}-0000", source, score)
 
 
 def png(width: int, height: int, color: tuple[int, int, int]) -> bytes:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from figgen.density.analysis import density_slopes, mixed_effects, paired_deltas
+from figgen.density.analysis import ChartRow, density_slopes, mixed_effects, paired_deltas
+
+from .helpers import chart_row
 
 DENSITIES = (1, 3, 6, 9)
 
 
-def planted_rows(seed: int = 0) -> list[dict]:
+def planted_rows(seed: int = 0) -> list[ChartRow]:
     """40 charts x 2 models x 4 densities: chart intercepts, model B worse by 0.5 per chart."""
     rng = np.random.default_rng(seed)
     rows = []
@@ -19,7 +21,7 @@ def planted_rows(seed: int = 0) -> list[dict]:
         for model, slope in (("mock:a", 0.2), ("openai:b's", 0.7)):
             for d in DENSITIES:
                 y = base + slope * d + rng.normal(0, 0.3)
-                rows.append({"model": model, "density": d, "source": f"c{c}", "mae": y, "rmse": y})
+                rows.append(chart_row(model, d, f"c{c}", y, y))
     return rows
 
 
@@ -27,8 +29,8 @@ def test_slopes_match_numpy_least_squares() -> None:
     rows = planted_rows()
     slopes = density_slopes(rows, "mae")
     for model in ("mock:a", "openai:b's"):
-        x = np.array([r["density"] for r in rows if r["model"] == model], float)
-        y = np.array([r["mae"] for r in rows if r["model"] == model])
+        x = np.array([r.density for r in rows if r.model == model], float)
+        y = np.array([r.score.mae for r in rows if r.model == model])
         beta, alpha = np.polyfit(x, y, 1)
         residual = y - (alpha + beta * x)
         se = np.sqrt(residual @ residual / (len(x) - 2) / np.sum((x - x.mean()) ** 2))
@@ -41,12 +43,12 @@ def test_slopes_match_numpy_least_squares() -> None:
 
 def test_paired_deltas_use_the_same_source_at_both_densities() -> None:
     rows = [
-        {"model": "m", "density": 1, "source": "x", "mae": 2.0},
-        {"model": "m", "density": 9, "source": "x", "mae": 5.0},
-        {"model": "m", "density": 1, "source": "y", "mae": 4.0},
-        {"model": "m", "density": 9, "source": "y", "mae": 3.0},
-        {"model": "m", "density": 9, "source": "z", "mae": 9.0},  # never seen alone
-        {"model": "m", "density": 1, "source": "w", "mae": None},  # unparseable
+        chart_row("m", 1, "x", 2.0),
+        chart_row("m", 9, "x", 5.0),
+        chart_row("m", 1, "y", 4.0),
+        chart_row("m", 9, "y", 3.0),
+        chart_row("m", 9, "z", 9.0),  # never seen alone
+        chart_row("m", 1, "w", None),  # unparseable
     ]
     paired = paired_deltas(rows, 1, 9, "mae")["m"]
     assert paired["sources"] == ["x", "y"] and paired["mean_delta"] == pytest.approx(1.0)
@@ -76,5 +78,5 @@ def test_mixed_model_recovers_planted_interactions() -> None:
 
 
 def test_mixed_model_explains_what_it_cannot_fit() -> None:
-    rows = [{"model": "m", "density": 1, "source": "x", "rmse": 1.0}]
+    rows = [chart_row("m", 1, "x", None, 1.0)]
     assert "error" in mixed_effects(rows, "rmse")

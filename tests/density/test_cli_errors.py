@@ -36,6 +36,8 @@ def run_main(*args: str) -> tuple[int, str]:
         (None, ["--k", "1,9"], "--k 9 needs at least 9 source charts, but the source has 3"),
         (None, ["--k", "1,x"], "--k '1,x' is not a comma-separated list"),
         ("c01.csv", ["--k", "1"], "c01.csv has no column y (header: series,x)"),
+        (None, ["--kinds", "line,pie"], "--kinds pie: no such plot kind has a table; choose from"),
+        (None, ["--kinds", " ,"], "--kinds is empty; name plot kinds such as line,bar"),
     ],
 )
 def test_bad_build_input_is_one_line(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,19 +12,22 @@ from figgen.density.tables import load_sources, read_csv_table
 from figgen.errors import FiggenError
 from figgen.kinds.bar import bar_panel_table
 from figgen.kinds.line import line_table
+from figgen.records import PanelRecord
 
 from .helpers import chart_folder
 
 
+def _panel(kind: str, data: dict[str, Any], style: dict[str, Any] | None = None) -> PanelRecord:
+    stored = {"index": 0, "row": 0, "col": 0, "kind": kind, "data": data}
+    return PanelRecord.from_dict({**stored, "style": style or {}})
+
+
 def test_line_table_is_the_marker_points() -> None:
-    panel = {
-        "style": {"marker": "o"},
-        "data": {"series": [{"label": "a", "x": [1.0, 2.5], "y": [3.0, -4.25]}]},
-    }
-    table = line_table(panel)
+    data = {"series": [{"label": "a", "x": [1.0, 2.5], "y": [3.0, -4.25]}]}
+    table = line_table(_panel("line", data, {"marker": "o"}))
     assert table is not None and table.x_kind == "numeric"
     assert [(r.series, r.x, r.y) for r in table.rows] == [("a", "1", "3"), ("a", "2.5", "-4.25")]
-    assert line_table({**panel, "style": {"marker": None}}) is None  # no visible points
+    assert line_table(_panel("line", data, {"marker": None})) is None  # no visible points
 
 
 def test_csv_reads_any_column_order_and_infers_the_x_kind(tmp_path: Path) -> None:
@@ -64,18 +68,16 @@ def test_folder_sources_need_a_csv_per_png(tmp_path: Path) -> None:
 
 
 def test_bar_table_is_one_row_per_bar() -> None:
-    panel = {
-        "data": {
-            "categories": ["Mon", "Tue"],
-            "series": [
-                {"label": "a", "color": "#000000", "values": [1.0, 2.0]},
-                {"label": "b", "color": "#ff0000", "values": [3.5, 4.0]},
-            ],
-            "mode": "grouped",
-            "orientation": "vertical",
-        }
+    data = {
+        "categories": ["Mon", "Tue"],
+        "series": [
+            {"label": "a", "color": "#000000", "values": [1.0, 2.0]},
+            {"label": "b", "color": "#ff0000", "values": [3.5, 4.0]},
+        ],
+        "mode": "grouped",
+        "orientation": "vertical",
     }
-    table = bar_panel_table(panel)
+    table = bar_panel_table(_panel("bar", data))
     assert table.x_kind == "categorical"
     assert [(r.series, r.x, r.y) for r in table.rows] == [
         ("a", "Mon", "1"),
@@ -85,8 +87,11 @@ def test_bar_table_is_one_row_per_bar() -> None:
     ]
 
 
-def _record(figure_id: str, panels: list[dict]) -> str:
-    return json.dumps({"id": figure_id, "layout": {}, "image": {}, "panels": panels})
+def _record(figure_id: str, panels: list[dict[str, Any]]) -> str:
+    layout = {"n_panels": len(panels), "rows": 1, "cols": len(panels), "arrangement": "grid"}
+    image = {"file": f"{figure_id}.png", "width": 100, "height": 100}
+    cells = [{"row": 0, "col": panel["index"], **panel} for panel in panels]
+    return json.dumps({"id": figure_id, "layout": layout, "image": image, "panels": cells})
 
 
 def test_panels_that_are_not_source_charts_are_counted_by_reason(tmp_path: Path) -> None:
