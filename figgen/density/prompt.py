@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from figgen.vqa.wording import join
+
 EXTRACTION_PROMPT = """\
 The image shows one or more charts (line charts or bar charts), possibly arranged in a grid.
 Reconstruct the underlying data of every chart:
@@ -28,9 +30,6 @@ For every chart write a heading line "Chart N" (N = 1, 2, ...) followed by its t
 
 with one row per data point. Write plain numbers without units or thousands separators.
 Reply with only the headings and the tables."""
-
-PAPER_KINDS = frozenset({"line", "bar", "external"})
-"""Kinds the paper's prompt covers (``external``: charts of a PNG + CSV folder)."""
 
 KIND_NOUNS = {"box": "box plots", "range": "range plots", "heatmap": "heatmaps"}
 KIND_RULES = {
@@ -60,10 +59,9 @@ def extraction_prompt(kinds: Collection[str] = ()) -> str:
         noun for kind, noun in (("line", "line charts"), ("bar", "bar charts")) if kind in kinds
     ]
     nouns = [*paper, *(KIND_NOUNS[kind] for kind in extra)]
-    listed = nouns[0] if len(nouns) == 1 else f"{', '.join(nouns[:-1])} or {nouns[-1]}"
+    listed = join(nouns, last="or")
     head, tail = EXTRACTION_PROMPT.split("\n\nFor every chart", 1)
     head = head.replace("(line charts or bar charts)", f"({listed})", 1)
     rules = "\n".join(KIND_RULES[kind] for kind in extra)
-    read = [KIND_NOUNS[kind] for kind in extra]
-    which = read[0] if len(read) == 1 else f"{', '.join(read[:-1])} and {read[-1]}"
+    which = join([KIND_NOUNS[kind] for kind in extra])
     return f"{head}\n\nRead {which} as follows instead:\n{rules}\n\nFor every chart{tail}"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from figgen.density.chart_table import ChartTable, PanelTable, Row, XKind, number_text
 from figgen.errors import FiggenError
+from figgen.vqa.wording import join
 
 if TYPE_CHECKING:
     from figgen.records import PanelRecord
@@ -86,22 +87,19 @@ SKIP_NO_TABLE = {
 """Why a chosen kind's panel shows no table (its ``chart_table`` gave None)."""
 
 
-def _listed(names: list[str]) -> str:
-    """Names as a phrase: "line and bar", "line, bar and box"."""
-    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _skip_reason(
     panel: PanelRecord,
     table: ChartTable | None,
     tables: dict[str, PanelTable],
     kinds: Collection[str],
+    with_table: Collection[str],
 ) -> str | None:
-    """Why a panel is not a source chart, or None when it is one."""
+    """Why a panel is not a source chart, or None when it is one (``with_table``: every kind
+    that has a table, chosen or not)."""
     if panel.kind not in tables:
-        if panel.kind in panel_tables():  # it has a table, but was not chosen
+        if panel.kind in with_table:  # it has a table, but was not chosen
             return f"{panel.kind} panels (not among --kinds {','.join(kinds)})"
-        return f"{panel.kind} panels (only {_listed(list(tables))} charts have a table)"
+        return f"{panel.kind} panels (only {join(list(tables))} charts have a table)"
     if table is None:
         return SKIP_NO_TABLE.get(panel.kind, f"{panel.kind} panels that show no table")
     return None if table.rows else SKIP_EMPTY
@@ -114,14 +112,14 @@ def figgen_sources(
     and panel order; the panels left out are counted by reason into ``skipped``."""
     from figgen.records import open_record
 
-    tables = panel_tables(kinds)
+    tables, with_table = panel_tables(kinds), panel_tables()
     sources = []
     for path in sorted((folder / "figures").glob("*.json")):
         record = open_record(path)
         for panel in record.panels:
             reader = tables.get(panel.kind)
             table = reader(panel) if reader else None
-            reason = _skip_reason(panel, table, tables, kinds)
+            reason = _skip_reason(panel, table, tables, kinds, with_table)
             if reason is not None:
                 if skipped is not None:
                     skipped[reason] = skipped.get(reason, 0) + 1

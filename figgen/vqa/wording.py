@@ -30,11 +30,11 @@ def num(value: float) -> str:
     return f"{value:.3g}".replace("e+0", "e").replace("e-0", "e-")
 
 
-def join(parts: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
+def join(parts: list[str], last: str = "and") -> str:
+    """ "a", "a and b", "a, b and c" (``last="or"``: "a, b or c")."""
     if len(parts) <= 1:
         return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return ", ".join(parts[:-1]) + f" {last} " + parts[-1]
 
 
 def cap(text: str) -> str:
