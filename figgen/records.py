@@ -39,6 +39,7 @@ PANEL_DATA: Registry[type[PanelData]] = Registry("plot kind")
 
 D = TypeVar("D", bound=PanelData)
 P = TypeVar("P", bound=PanelParams)
+_AXES = ("x", "y")
 
 
 def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
@@ -130,6 +131,14 @@ class PanelRecord(KeyedFields):
         """The panel's ``params`` if they are a ``cls`` (one distribution's shape), else None."""
         params = self.params
         return params if isinstance(params, cls) else None
+
+    def axis_scale(self, axis: str) -> Scale:
+        """The scale of axis ``"x"`` or ``"y"``."""
+        return (self.xscale, self.yscale)[_AXES.index(axis)]
+
+    def axis_label(self, axis: str) -> str | None:
+        """The label of axis ``"x"`` or ``"y"``."""
+        return (self.xlabel, self.ylabel)[_AXES.index(axis)]
 
     @classmethod
     def from_dict(cls, panel: dict[str, Any]) -> PanelRecord:
