@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from figgen.plain import as_plain_dict
 from figgen.registry import Registry
@@ -35,6 +35,17 @@ class PanelParams:
             if out[name] is None:
                 del out[name]
         return out
+
+
+T = TypeVar("T", bound=PanelParams)
+
+
+def by_distribution(
+    linear: type[T], gmm: type[T], random: type[T]
+) -> Callable[[dict[str, Any], str], T]:
+    """A reader choosing the class by the panel's distribution."""
+    shapes = {"linear": linear, "gmm": gmm}
+    return lambda params, distribution: shapes.get(distribution, random).from_dict(params)
 
 
 # y as a function of x: a line's series, a scatter cloud (distributions.relation)
@@ -81,13 +92,8 @@ class RandomRelation(Relation):
     log_y_mapped: bool | None = None
 
 
-def relation(params: dict[str, Any], distribution: str) -> Relation:
-    """The relation a sampler wrote for ``distribution``."""
-    if distribution == "linear":
-        return LinearRelation.from_dict(params)
-    if distribution == "gmm":
-        return MixtureRelation.from_dict(params)
-    return RandomRelation.from_dict(params)
+relation = by_distribution(LinearRelation, MixtureRelation, RandomRelation)
+"""The relation a sampler wrote for a distribution."""
 
 
 @dataclass
@@ -168,14 +174,6 @@ class UniformSamples(Samples):
     in_log10: bool | None = None
 
 
-def histogram_params(params: dict[str, Any], distribution: str) -> Samples:
-    if distribution == "linear":
-        return RampSamples.from_dict(params)
-    if distribution == "gmm":
-        return MixtureSamples.from_dict(params)
-    return UniformSamples.from_dict(params)
-
-
 # bars: one value shape per series
 
 
@@ -211,9 +209,8 @@ class BarParams(PanelParams):
 
     @classmethod
     def read(cls, params: dict[str, Any], distribution: str) -> BarParams:
-        shapes: dict[str, type[BarShape]] = {"linear": LinearBars, "gmm": BumpBars}
-        shape = shapes.get(distribution, RandomBars)
-        return cls([shape.from_dict(p) for p in params.get("series", [])])
+        shape = by_distribution(LinearBars, BumpBars, RandomBars)
+        return cls([shape(p, distribution) for p in params.get("series", [])])
 
     def to_dict(self) -> dict[str, Any]:
         return {"series": [p.to_dict() for p in self.series]}
@@ -251,16 +248,11 @@ class ContourNoise(PanelParams):
     noise: float = 0.0
 
 
-def contour_params(params: dict[str, Any], distribution: str) -> PanelParams:
-    if distribution == "linear":
-        return ContourPlane.from_dict(params)
-    if distribution == "gmm":
-        return ContourBumps.from_dict(params)
-    return ContourNoise.from_dict(params)
-
-
 @dataclass
-class HeatmapGradient(PanelParams):
+class ValueGradient(PanelParams):
+    """Heatmap and map values rising along ``gradient`` (x, y) across the unit square, scaled
+    to ``[low, top]``."""
+
     gradient: list[float] = field(default_factory=list)
     top: float = 0.0
     low: float = 0.0
@@ -283,21 +275,6 @@ class HeatmapBlocks(PanelParams):
     low: float = 0.0
 
 
-def heatmap_params(params: dict[str, Any], distribution: str) -> PanelParams:
-    if distribution == "linear":
-        return HeatmapGradient.from_dict(params)
-    if distribution == "gmm":
-        return HeatmapBumps.from_dict(params)
-    return HeatmapBlocks.from_dict(params)
-
-
-@dataclass
-class MapGradient(PanelParams):
-    gradient: list[float] = field(default_factory=list)
-    top: float = 0.0
-    low: float = 0.0
-
-
 @dataclass
 class MapSpots(PanelParams):
     """Hot spots at region centroids (unit square of the map's extent)."""
@@ -312,14 +289,6 @@ class MapSpots(PanelParams):
 class MapRandom(PanelParams):
     top: float = 0.0
     low: float = 0.0
-
-
-def map_params(params: dict[str, Any], distribution: str) -> PanelParams:
-    if distribution == "linear":
-        return MapGradient.from_dict(params)
-    if distribution == "gmm":
-        return MapSpots.from_dict(params)
-    return MapRandom.from_dict(params)
 
 
 # kinds whose numbers do not follow the panel's distribution
@@ -381,11 +350,11 @@ def _fixed(cls: type[PanelParams]) -> ParamsReader:
 for _kind, _reader in (
     ("line", LineParams.read),
     ("scatter", scatter_params),
-    ("histogram", histogram_params),
-    ("contour", contour_params),
+    ("histogram", by_distribution(RampSamples, MixtureSamples, UniformSamples)),
+    ("contour", by_distribution(ContourPlane, ContourBumps, ContourNoise)),
     ("bar", BarParams.read),
-    ("heatmap", heatmap_params),
-    ("map", map_params),
+    ("heatmap", by_distribution(ValueGradient, HeatmapBumps, HeatmapBlocks)),
+    ("map", by_distribution(ValueGradient, MapSpots, MapRandom)),
     ("box", _fixed(BoxParams)),
     ("range", _fixed(RangeParams)),
     ("pie", _fixed(UniformShares)),

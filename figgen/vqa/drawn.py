@@ -37,13 +37,9 @@ class Cloud(Protocol):
 
 
 @runtime_checkable
-class Field(Protocol):
+class Field(Cloud, Protocol):
     """A contour field: ``z[row][col]`` at (``x[col]``, ``y[row]``), drawn at ``levels``."""
 
-    @property
-    def x(self) -> Sequence[float]: ...
-    @property
-    def y(self) -> Sequence[float]: ...
     @property
     def z(self) -> Sequence[Sequence[float]]: ...
     @property
@@ -51,13 +47,9 @@ class Field(Protocol):
 
 
 @runtime_checkable
-class Line(Protocol):
+class Line(Cloud, Protocol):
     """One line of a line plot: its points and how it looks."""
 
-    @property
-    def x(self) -> Sequence[float]: ...
-    @property
-    def y(self) -> Sequence[float]: ...
     @property
     def color(self) -> str | None: ...
     @property
