@@ -58,7 +58,7 @@ from figgen.record import Element
 from figgen.records import PanelRecord
 from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.vqa.context import FigureContext
-from figgen.vqa.drawn import Cloud, lines
+from figgen.vqa.drawn import cloud, has_points, lines
 from figgen.vqa.measures import display
 from figgen.vqa.series import series_names
 
@@ -373,8 +373,9 @@ def _plot_pixels_per_unit(
 ) -> float | None:
     """From the plot box alone: matplotlib's margins put the data's span at 1/1.1 of it."""
     drawn = [v for line in lines(panel) for v in (line.y if axis else line.x)]
-    if not drawn and isinstance(panel.data, Cloud):  # a scatter's points
-        drawn = list(panel.data.y if axis else panel.data.x)
+    if not drawn and has_points(panel):  # a scatter's points
+        points = cloud(panel)
+        drawn = list(points.y if axis else points.x)
     shown = display(drawn, scale)
     shown = shown[np.isfinite(shown)]
     plot = ctx.elements(panel.index, "panel")

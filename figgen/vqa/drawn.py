@@ -9,7 +9,7 @@ check at run time that a panel's typed ``data`` has them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from figgen.records import PanelRecord
 
@@ -66,6 +66,19 @@ class Lines(Protocol):
     def series(self) -> Sequence[Line]: ...
 
 
+_CONFORMS: dict[tuple[type, type], bool] = {}
+
+
+def _has(data: object, shape: type) -> bool:
+    """``isinstance(data, shape)``, judged once per data class: a protocol's check is slow,
+    and every instance of a dataclass has the same fields."""
+    key = (type(data), shape)
+    known = _CONFORMS.get(key)
+    if known is None:
+        known = _CONFORMS[key] = isinstance(data, shape)
+    return known
+
+
 def _mismatch(panel: PanelRecord, shape: str) -> TypeError:
     return TypeError(f"panel {panel.index} ({panel.kind}) holds no {shape} data")
 
@@ -73,30 +86,35 @@ def _mismatch(panel: PanelRecord, shape: str) -> TypeError:
 def binned(panel: PanelRecord) -> Binned:
     """A histogram panel's bins."""
     data = panel.data
-    if not isinstance(data, Binned):
+    if not _has(data, Binned):
         raise _mismatch(panel, "binned")
-    return data
+    return cast(Binned, data)
+
+
+def has_points(panel: PanelRecord) -> bool:
+    """Whether the panel's data are points at (x, y) (a scatter's, a contour's grid)."""
+    return _has(panel.data, Cloud)
 
 
 def cloud(panel: PanelRecord) -> Cloud:
     """A scatter panel's points."""
-    data = panel.data
-    if not isinstance(data, Cloud):
+    if not has_points(panel):
         raise _mismatch(panel, "point")
-    return data
+    return cast(Cloud, panel.data)
 
 
 def drawn_field(panel: PanelRecord) -> Field:
     """A contour panel's field."""
     data = panel.data
-    if not isinstance(data, Field):
+    if not _has(data, Field):
         raise _mismatch(panel, "field")
-    return data
+    return cast(Field, data)
 
 
 def lines(panel: PanelRecord) -> Sequence[Line]:
     """A line panel's lines (none for a panel of another kind: bars are series, not lines)."""
     data = panel.data
-    if isinstance(data, Lines) and all(isinstance(line, Line) for line in data.series):
-        return data.series
-    return ()
+    if not _has(data, Lines):
+        return ()
+    series = cast(Lines, data).series
+    return series if all(_has(line, Line) for line in series) else ()

@@ -37,8 +37,11 @@ def test_the_accessors_read_a_panel_of_the_right_kind() -> None:
     assert list(drawn.drawn_field(typed(field)).levels) == field["data"]["levels"]
     lines = line_panel(rng, n_series=3)
     assert [s.label for s in drawn.lines(typed(lines))] == ["series 0", "series 1", "series 2"]
+    assert drawn.has_points(typed(points)) and not drawn.has_points(hist)
     with pytest.raises(TypeError, match=r"panel 0 \(histogram\) holds no point data"):
         drawn.cloud(hist)
+    for _ in range(2):  # judged once per class, then from the cache: the same answers
+        assert drawn.lines(typed(points)) == () and drawn.binned(hist) is hist.data
 
 
 def test_a_bar_panel_has_no_lines() -> None:
