@@ -26,7 +26,7 @@ class PanelParams:
 
     @classmethod
     def from_dict(cls, params: dict[str, Any]) -> Self:
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        names = _field_names(cls)
         return cls(**{key: value for key, value in params.items() if key in names})
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +46,16 @@ def by_distribution(
     """A reader choosing the class by the panel's distribution."""
     shapes = {"linear": linear, "gmm": gmm}
     return lambda params, distribution: shapes.get(distribution, random).from_dict(params)
+
+
+_NAMES: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = frozenset(f.name for f in fields(cls))
+    return names
 
 
 # y as a function of x: a line's series, a scatter cloud (distributions.relation)
