@@ -11,10 +11,10 @@ samplers add only when set). A hand-made record may leave parameters out; they r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeVar
 
-from figgen.plain import as_plain_dict
+from figgen.plain import as_plain_dict, field_names
 from figgen.registry import Registry
 
 
@@ -26,7 +26,7 @@ class PanelParams:
 
     @classmethod
     def from_dict(cls, params: dict[str, Any]) -> Self:
-        names = _field_names(cls)
+        names = field_names(cls)
         return cls(**{key: value for key, value in params.items() if key in names})
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,16 +46,6 @@ def by_distribution(
     """A reader choosing the class by the panel's distribution."""
     shapes = {"linear": linear, "gmm": gmm}
     return lambda params, distribution: shapes.get(distribution, random).from_dict(params)
-
-
-_NAMES: dict[type, frozenset[str]] = {}
-
-
-def _field_names(cls: type) -> frozenset[str]:
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = frozenset(f.name for f in fields(cls))
-    return names
 
 
 # y as a function of x: a line's series, a scatter cloud (distributions.relation)
