@@ -11,8 +11,9 @@ given (``--build DIR``, e.g. ``/tmp/base200``): the record's own keys, ``image``
 something else too (``"id"``, ``"kind"``, ``"panel"`` of a QA item, ``"x"`` of a config
 range) are counted wherever they occur, so the numbers are an upper bound on record reads;
 ``--by-receiver`` adds the split by the subscripted expression's root name. The record module
-(``figgen/record.py``, ``figgen/records.py``) is reported apart: it is where the reads belong.
-It also counts ``dict[str, Any]`` annotations per package.
+(``figgen/record.py``, ``figgen/records.py``, and ``figgen/sample/params.py`` for ``params``)
+is reported apart: it is where the reads belong. It also counts ``dict[str, Any]`` annotations
+per package.
 
     python benchmarks/count_record_reads.py --build /tmp/base200
 """
@@ -26,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "figgen"
-RECORD_MODULES = {"record.py", "records.py"}
+RECORD_MODULES = {"record.py", "records.py", "sample/params.py"}
 
 
 def record_keys(build: Path) -> set[str]:

@@ -24,7 +24,8 @@ from figgen.compose import sample_footprint
 from figgen.config import PRESETS, FigureConfig
 from figgen.errors import BuildDirError, BuildInterrupted, FiggenError
 from figgen.lock import LOCK_NAME, folder_lock
-from figgen.record import check_version, figure_id, parse_record
+from figgen.record import check_version, figure_id
+from figgen.records import Record, read_record
 from figgen.render.png import PngSettings, check_encoder
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 from figgen.vqa.files import PARTS_DIR, figure_part
@@ -277,12 +278,12 @@ def _changed_keys(
     return changed
 
 
-def _read_record(store: BuildStore, rel: str) -> dict[str, Any]:
+def _read_record(store: BuildStore, rel: str) -> Record:
     try:
         data = store.read_bytes(rel)
     except OSError as exc:
         raise FiggenError(f"cannot read record {store.path(rel)}: {exc.strerror or exc}") from None
-    return parse_record(data, store.path(rel))
+    return read_record(data, store.path(rel))
 
 
 def _is_done(done: set[str], index: int) -> bool:
@@ -311,7 +312,7 @@ def write_figure(
     from figgen.generate import generate_figure
 
     figure = generate_figure(config, seed, index)
-    name = figure.record["id"]
+    name = figure_id(index)
     store.write_bytes(f"{FIGURES}/{name}.png", figure.png)
     if questions:
         part = figure_part(figure.record_json, offered_kinds(config.to_dict()["kinds"]))
@@ -330,20 +331,18 @@ def _run(todo: list[Task[int]], executor: Executor, progress: bool, unit: str) -
             bar.update()
 
 
-def _manifest(
-    records: Iterable[dict[str, Any]], n: int, seed: int, config: FigureConfig
-) -> dict[str, Any]:
+def _manifest(records: Iterable[Record], n: int, seed: int, config: FigureConfig) -> dict[str, Any]:
     kinds: Counter[str] = Counter()
     dists: Counter[str] = Counter()
     panel_counts: Counter[int] = Counter()
     repaired = resampled = 0
     for record in records:
-        panel_counts[record["layout"]["n_panels"]] += 1
-        for panel in record["panels"]:
-            kinds[panel["kind"]] += 1
-            dists[panel["distribution"]] += 1
-        repaired += bool(record["repair"]["actions"])
-        resampled += bool(record["repair"]["resampled"])
+        panel_counts[record.layout.n_panels] += 1
+        for panel in record.panels:
+            kinds[panel.kind] += 1
+            dists[panel.distribution] += 1
+        repaired += record.repaired
+        resampled += record.resampled
     multi = sum(c for k, c in panel_counts.items() if k > 1) / n
     if multi < config.panels.min_multi_panel_share:
         log.warning(

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from figgen.records import Record, as_record
+
 Label = int | str
 ShapeKind = Literal["vector", "scalar", "label"]
 
@@ -110,10 +112,6 @@ def label_of(text: str, labels: tuple[Label, ...]) -> Label:
     raise ValueError(f"table cell {text!r} is none of {labels}")
 
 
-def mark_texts(record: dict[str, Any], *kinds: str) -> dict[tuple[Any, Any], str]:
+def mark_texts(record: Record | dict[str, Any], *kinds: str) -> dict[tuple[Any, Any], str]:
     """The printed text of a record's elements of ``kinds`` by (series, item)."""
-    return {
-        (e.get("series"), e.get("item")): e["text"]
-        for e in record["elements"]
-        if e["kind"] in kinds
-    }
+    return {(e.series, e.item): e.text or "" for e in as_record(record).elements if e.kind in kinds}

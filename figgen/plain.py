@@ -1,4 +1,4 @@
-"""``dataclasses.asdict`` without its per-number cost.
+"""Dataclasses as plain data: ``dataclasses.asdict`` without its per-number cost, and field names.
 
 ``asdict`` walks every element of every list and deep-copies each number on its own; a
 figure's spec holds tens of thousands of drawn values, so that walk is a visible share of a
@@ -48,3 +48,14 @@ def _plain_other(value: Any) -> Any:
     if isinstance(value, dict):
         return type(value)((_plain(key), _plain(item)) for key, item in value.items())
     return copy.deepcopy(value)
+
+
+_NAMES: dict[type, frozenset[str]] = {}
+
+
+def field_names(cls: type) -> frozenset[str]:
+    """The field names of a dataclass, computed once per class."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = frozenset(f.name for f in fields(cls))
+    return names

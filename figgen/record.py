@@ -7,13 +7,14 @@ objects. Field names follow ``shared/DESIGN.md``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from packaging.version import InvalidVersion, Version
 
 from figgen.errors import FiggenError
+from figgen.plain import field_names as field_names
 from figgen.spec import FigureSpec
 
 ElementKind = str
@@ -68,17 +69,6 @@ class KeyedFields:
         if not isinstance(key, str) or key not in field_names(type(self)):
             return False
         return not (self.NONE_IS_ABSENT and getattr(self, key) is None)
-
-
-_NAMES: dict[type, frozenset[str]] = {}
-
-
-def field_names(cls: type) -> frozenset[str]:
-    """The field names of a dataclass, computed once per class."""
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = frozenset(f.name for f in fields(cls))
-    return names
 
 
 @dataclass

@@ -17,6 +17,7 @@ from typing import Any, Self, TypeVar
 from figgen.plain import as_plain_dict
 from figgen.record import Element, KeyedFields, field_names, load_record, parse_record
 from figgen.registry import Registry
+from figgen.sample.params import PanelParams, read_params
 from figgen.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
 
 
@@ -37,6 +38,8 @@ PANEL_DATA: Registry[type[PanelData]] = Registry("plot kind")
 """Each kind's ``data`` class, by kind name; the kind modules fill it."""
 
 D = TypeVar("D", bound=PanelData)
+P = TypeVar("P", bound=PanelParams)
+_AXES = ("x", "y")
 
 
 def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
@@ -81,7 +84,8 @@ class PanelRecord(KeyedFields):
     """One stored panel: where it sits, what it draws (typed ``data``) and how it looks.
 
     ``data`` is read into the kind's :class:`PanelData` when first used (evaluation and export
-    never use it); ``stored_data`` is the stored dict, which :meth:`to_dict` writes back.
+    never use it); ``stored_data`` is the stored dict, which :meth:`to_dict` writes back. The
+    same for ``params`` (:mod:`figgen.sample.params`) and ``stored_params``.
     """
 
     index: int
@@ -89,7 +93,7 @@ class PanelRecord(KeyedFields):
     col: int
     kind: str
     distribution: Distribution
-    params: dict[str, Any]
+    stored_params: dict[str, Any]
     stored_data: dict[str, Any]
     title: str | None
     xlabel: str | None
@@ -98,6 +102,7 @@ class PanelRecord(KeyedFields):
     yscale: Scale
     style: dict[str, Any]
     _data: PanelData | None = field(default=None, init=False, repr=False, compare=False)
+    _params: PanelParams | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def data(self) -> PanelData:
@@ -114,6 +119,27 @@ class PanelRecord(KeyedFields):
             )
         return self.data
 
+    # the generating parameters (a section of its own: panel params)
+    @property
+    def params(self) -> PanelParams:
+        """How the numbers were generated, as the kind's typed params (read when first used)."""
+        if self._params is None:
+            self._params = read_params(self.kind, self.distribution, self.stored_params)
+        return self._params
+
+    def params_as(self, cls: type[P]) -> P | None:
+        """The panel's ``params`` if they are a ``cls`` (one distribution's shape), else None."""
+        params = self.params
+        return params if isinstance(params, cls) else None
+
+    def axis_scale(self, axis: str) -> Scale:
+        """The scale of axis ``"x"`` or ``"y"``."""
+        return (self.xscale, self.yscale)[_AXES.index(axis)]
+
+    def axis_label(self, axis: str) -> str | None:
+        """The label of axis ``"x"`` or ``"y"``."""
+        return (self.xlabel, self.ylabel)[_AXES.index(axis)]
+
     @classmethod
     def from_dict(cls, panel: dict[str, Any]) -> PanelRecord:
         kind = panel["kind"]
@@ -123,7 +149,7 @@ class PanelRecord(KeyedFields):
             col=panel["col"],
             kind=kind,
             distribution=panel.get("distribution", "random"),
-            params=panel.get("params", {}),
+            stored_params=panel.get("params", {}),
             stored_data=panel["data"],
             title=panel.get("title"),
             xlabel=panel.get("xlabel"),
@@ -140,7 +166,7 @@ class PanelRecord(KeyedFields):
             "col": self.col,
             "kind": self.kind,
             "distribution": self.distribution,
-            "params": self.params,
+            "params": self.stored_params,
             "data": self.stored_data,
             "title": self.title,
             "xlabel": self.xlabel,

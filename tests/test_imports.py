@@ -20,7 +20,7 @@ VOCABULARY = (
     *("families", "trends", "wording", "numbers", "series_questions", "findings", "item"),
     *("hedges", "readout", "spoken", "series", "measures", "contour_trends", "colors"),
     *("features", "math_words", "colormap_words", "context", "answerable", "balance"),
-    *("location", "answer_format"),
+    *("location", "answer_format", "drawn"),
 )
 """The question vocabulary the kinds ask with: below the kinds."""
 

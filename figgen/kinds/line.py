@@ -33,6 +33,7 @@ from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, po
 from figgen.records import PanelData, PanelRecord, panel_data
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
+from figgen.sample.params import LineParams
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, within
@@ -365,10 +366,11 @@ class LineKind(KindHooks):
         )
 
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
-        params = panel.get("params", {}).get("series") or []
+        params = panel.params_as(LineParams)
+        relations = params.series if params is not None else []
         return [
-            PointSet(list(s["x"]), list(s["y"]), params[i] if i < len(params) else {})
-            for i, s in enumerate(panel.data["series"])
+            PointSet(list(s.x), list(s.y), relations[i] if i < len(relations) else None)
+            for i, s in enumerate(panel.data_as(LineData).series)
         ]
 
 

@@ -279,7 +279,7 @@ class ScatterKind(KindHooks):
         if groups is None:
             out = []
             if NO_TREND in trend:  # no trend, but a cloud has a shape
-                centres = trends.cluster_centres(panel.get("params", {})) or []
+                centres = trends.cluster_centres(panel) or []
                 if panel.distribution == "gmm" and len(centres) == 1:
                     out.append("The points form a single cloud.")
                 elif spreads_evenly(panel):
@@ -304,7 +304,7 @@ class ScatterKind(KindHooks):
 
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         data = panel.data_as(ScatterData)
-        return [PointSet(list(data.x), list(data.y), panel.get("params", {}))]
+        return [PointSet(list(data.x), list(data.y), panel.params)]
 
     # LongChart: one vector over integer labels, a point per label at x = the label
     multichart_charts = ("scatter",)

@@ -21,6 +21,7 @@ from typing import Any
 
 from figgen.config import FigureConfig
 from figgen.errors import FiggenError
+from figgen.records import Record
 from figgen.scale.executors import Task
 from figgen.storage import BuildStore
 
@@ -73,7 +74,7 @@ def shard_tasks(
     return tasks, sum(len(shard.indices) for shard in missing)
 
 
-def built_records(store: BuildStore, n: int, size: int) -> Iterator[dict[str, Any]]:
+def built_records(store: BuildStore, n: int, size: int) -> Iterator[Record]:
     """The records of a finished build, read shard by shard; stray shards are removed first.
 
     A stray shard is one of a build resumed with another ``n``: its figures are also in the
@@ -122,7 +123,7 @@ def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig
     return len(shard.indices)
 
 
-def shard_records(store: BuildStore, shard: Shard) -> Iterator[dict[str, Any]]:
+def shard_records(store: BuildStore, shard: Shard) -> Iterator[Record]:
     """The shard's records with their panels, without elements (enough for the manifest)."""
     import pyarrow.parquet as pq
 
@@ -135,10 +136,10 @@ def shard_records(store: BuildStore, shard: Shard) -> Iterator[dict[str, Any]]:
                 batch.column("panels").to_pylist(),
                 strict=True,
             ):
-                head = next(heads)
-                if head["id"] != figure_id:
+                record = Record.from_dict({**next(heads), "panels": json.loads(panels)})
+                if record.id != figure_id:
                     raise FiggenError(
                         f"{store.path(shard.rel)} is inconsistent at {figure_id}; "
                         "delete that shard and rerun the build"
                     )
-                yield {**head, "panels": json.loads(panels)}
+                yield record

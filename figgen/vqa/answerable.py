@@ -58,6 +58,7 @@ from figgen.record import Element
 from figgen.records import PanelRecord
 from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.vqa.context import FigureContext
+from figgen.vqa.drawn import cloud, has_points, lines
 from figgen.vqa.measures import display
 from figgen.vqa.series import series_names
 
@@ -137,8 +138,8 @@ def _axis_points(
     """(display value, pixel) pairs along one axis: each line box's edges, less half the line
     width, sit at that line's smallest and largest value. A record without line boxes falls
     back to the plot box, whose matplotlib margins (5% of the span) hold all lines."""
-    key, half = ("x", "y")[axis], _line_half_px(ctx, panel)
-    series = [display(line[key], scale) for line in panel.data.get("series", [])]
+    half = _line_half_px(ctx, panel)
+    series = [display(line.y if axis else line.x, scale) for line in lines(panel)]
     boxes = {e.series: e.bbox for e in ctx.elements(panel.index, "line") if e.series is not None}
     spans: list[tuple[np.ndarray, float, float]] = []
     if boxes:
@@ -171,11 +172,11 @@ def vertex_pixels(ctx: FigureContext, panel: PanelRecord) -> list[np.ndarray]:
     """
     columns: list[list[np.ndarray]] = [[], []]
     boxes = {e.series: e.bbox for e in ctx.elements(panel.index, "line") if e.series is not None}
-    for axis, key, scale in ((0, "x", "xscale"), (1, "y", "yscale")):
-        values, pixels = _axis_points(ctx, panel, axis, panel.get(scale, "linear"))
+    for axis, scale in ((0, panel.xscale), (1, panel.yscale)):
+        values, pixels = _axis_points(ctx, panel, axis, scale)
         fit = np.polyfit(values, pixels, 1) if len(set(values)) >= 2 else None
-        for s, line in enumerate(panel.data.get("series", [])):
-            shown = display(line[key], panel.get(scale, "linear"))
+        for s, line in enumerate(lines(panel)):
+            shown = display(line.y if axis else line.x, scale)
             if fit is not None:
                 columns[axis].append(fit[0] * shown + fit[1])
             else:  # flat lines only: each runs mid-box
@@ -189,7 +190,7 @@ def hidden_vertices(ctx: FigureContext, panel: PanelRecord) -> list[set[int]]:
     marker (or half the line width) and :data:`LEGEND_MARGIN_PX` touch a legend box, or its
     marker is hidden (:func:`mark_hidden`). A line is shown when its set is empty."""
     legends = legend_boxes(ctx, panel)
-    n_series = len(panel.data.get("series", []))
+    n_series = len(lines(panel))
     hidden: list[set[int]] = [set() for _ in range(n_series)]
     for e in ctx.elements(panel.index, "marker"):
         if e.series is not None and e.series < n_series and mark_hidden(e, legends):
@@ -306,18 +307,18 @@ def look_alike_lines(ctx: FigureContext, panel: PanelRecord) -> set[int]:
     told apart by line style: their styles are the same, or a legend is drawn whose samples
     are too short to show :data:`SHOWN_PERIODS` of a differing pattern.
     """
-    series = panel.data.get("series", [])
+    series = lines(panel)
     style = ctx.record.style.mpl_style
     width = float(panel.style.get("linewidth", 1.0))
     sample = _legend_sample_pt(ctx, panel)
     out: set[int] = set()
     for i, j in itertools.combinations(range(len(series)), 2):
         a, b = series[i], series[j]
-        if not a.get("color") or not b.get("color"):
+        if not a.color or not b.color:
             continue
-        if colour_difference(a["color"], b["color"]) >= MIN_SERIES_DELTA_E:
+        if colour_difference(a.color, b.color) >= MIN_SERIES_DELTA_E:
             continue
-        styles = {a.get("linestyle", "-"), b.get("linestyle", "-")}
+        styles = {a.linestyle, b.linestyle}
         shown = sample is None or all(
             SHOWN_PERIODS * dash_period(s, width, style) <= sample for s in styles
         )
@@ -348,7 +349,7 @@ def markers_apart(ctx: FigureContext, panel: PanelRecord, kind: str = "point") -
 
 def _pixels_per_unit(ctx: FigureContext, panel: PanelRecord, axis: int) -> float | None:
     """How many pixels one display unit (a decade on a log axis) spans along ``axis``."""
-    scale = panel.get(("xscale", "yscale")[axis], "linear")
+    scale = (panel.xscale, panel.yscale)[axis]
     values: list[float] = []
     pixels: list[float] = []
     for kind in ("point", "marker"):
@@ -371,8 +372,10 @@ def _plot_pixels_per_unit(
     ctx: FigureContext, panel: PanelRecord, axis: int, scale: str
 ) -> float | None:
     """From the plot box alone: matplotlib's margins put the data's span at 1/1.1 of it."""
-    key, data = ("x", "y")[axis], panel.data
-    drawn = [v for s in data.get("series", []) for v in s[key]] or list(data.get(key, []))
+    drawn = [v for line in lines(panel) for v in (line.y if axis else line.x)]
+    if not drawn and has_points(panel):  # a scatter's points
+        points = cloud(panel)
+        drawn = list(points.y if axis else points.x)
     shown = display(drawn, scale)
     shown = shown[np.isfinite(shown)]
     plot = ctx.elements(panel.index, "panel")

@@ -25,6 +25,8 @@ import numpy as np
 from scipy import ndimage
 
 from figgen.records import PanelRecord
+from figgen.sample.params import ContourBumps, ContourPlane
+from figgen.vqa.drawn import drawn_field
 from figgen.vqa.trends import LINEAR_R2, STABLE_PEAK_RULES, linear_axes
 
 Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
@@ -49,12 +51,13 @@ def gradient_direction(panel: PanelRecord) -> Direction | None:
         or not linear_axes(panel)
     ):
         return None
-    gradient = panel.params.get("gradient")
-    if gradient is None or len(gradient) != 2:
+    plane = panel.params_as(ContourPlane)
+    if plane is None or len(plane.gradient) != 2:
         return None
-    truth = _direction(float(gradient[0]), float(gradient[1]))
-    z = np.asarray(panel.data["z"], dtype=float)
-    x, y = np.asarray(panel.data["x"], float), np.asarray(panel.data["y"], float)
+    truth = _direction(float(plane.gradient[0]), float(plane.gradient[1]))
+    drawn = drawn_field(panel)
+    z = np.asarray(drawn.z, dtype=float)
+    x, y = np.asarray(drawn.x, float), np.asarray(drawn.y, float)
     if np.ptp(x) == 0 or np.ptp(y) == 0:
         return None
     # drawn axes run low to high, left to right and bottom to top: fit in those directions
@@ -192,7 +195,7 @@ def n_peaks(panel: PanelRecord) -> int | None:
     (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
     true count; the field as drawn must show as many innermost regions at its drawn levels.
     """
-    params, style = panel.params, panel.style
+    style = panel.style
     if (
         panel.kind != "contour"
         or panel.distribution != "gmm"
@@ -200,11 +203,14 @@ def n_peaks(panel: PanelRecord) -> int | None:
         or not linear_axes(panel)
     ):
         return None
-    centres, widths = params.get("centres_unit"), params.get("widths_unit")
-    amplitudes = params.get("amplitudes")
+    bumps = panel.params_as(ContourBumps)
+    if bumps is None:
+        return None
+    centres, widths, amplitudes = bumps.centres_unit, bumps.widths_unit, bumps.amplitudes
     if not centres or not widths or not amplitudes:
         return None
-    z = np.asarray(panel.data["z"], dtype=float)
+    shown = drawn_field(panel)
+    z = np.asarray(shown.z, dtype=float)
     rows, cols = z.shape
     u, v = np.meshgrid(np.linspace(0, 1, cols), np.linspace(0, 1, rows))
     clean = sum(
@@ -216,7 +222,7 @@ def n_peaks(panel: PanelRecord) -> int | None:
     if len(verdicts) != 1:
         return None
     truth = verdicts.pop()
-    drawn = innermost_regions(z, panel.data.get("levels") or [])
+    drawn = innermost_regions(z, shown.levels or [])
     return truth if truth and drawn == truth else None
 
 
@@ -255,8 +261,9 @@ def _local_maxima(field: np.ndarray, *, floor: float) -> int:
 def field_peaks(panel: PanelRecord, max_candidates: int) -> int | None:
     """:func:`drawn_peaks` of a contour panel, measured once for its description and its
     figure's summary."""
-    z = np.asarray(panel.data["z"], dtype=float)
-    levels = tuple(float(v) for v in panel.data.get("levels") or [])
+    drawn = drawn_field(panel)
+    z = np.asarray(drawn.z, dtype=float)
+    levels = tuple(float(v) for v in drawn.levels or [])
     return _cached_peaks(z.tobytes(), z.shape, levels, max_candidates)
 
 

@@ -48,6 +48,7 @@ from functools import lru_cache
 import numpy as np
 
 from figgen.records import PanelRecord
+from figgen.vqa.drawn import binned, cloud
 from figgen.vqa.measures import display
 
 PEAK_Z = 3.0
@@ -133,9 +134,9 @@ def stands_out(height: float, floor: float, tallest: float) -> bool:
 
 def bars(panel: PanelRecord) -> Bars:
     """The :class:`Bars` of a histogram panel."""
-    data = panel.data
-    counts = [int(c) for c in data["counts"]]
-    edges = [float(e) for e in data["bin_edges"]]
+    data = binned(panel)
+    counts = [int(c) for c in data.counts]
+    edges = [float(e) for e in data.bin_edges]
     return _bars(tuple(counts), tuple(edges))
 
 
@@ -162,8 +163,9 @@ class Groups:
 
 def drawn_points(panel: PanelRecord, aspect: float) -> np.ndarray | None:
     """A panel's finite points in display coordinates, scaled to its pixel shape (w = 1)."""
-    xs = display(panel.data["x"], panel.xscale)
-    ys = display(panel.data["y"], panel.yscale)
+    data = cloud(panel)
+    xs = display(data.x, panel.xscale)
+    ys = display(data.y, panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     points = np.column_stack([xs[keep], ys[keep]])
     span = np.ptp(points, 0) if len(points) else np.zeros(2)

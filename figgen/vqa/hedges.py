@@ -29,6 +29,7 @@ import numpy as np
 
 from figgen.records import PanelRecord
 from figgen.vqa import trends
+from figgen.vqa.drawn import Line, binned, cloud, drawn_field
 from figgen.vqa.measures import display
 from figgen.vqa.trends import PointSet
 
@@ -170,11 +171,11 @@ class Skew:
 
 def histogram_skew(panel: PanelRecord) -> Skew | None:
     """The shape of the drawn bars, or None with fewer than 3 non-empty bins."""
-    data = panel.data
-    counts = data["counts"]
+    data = binned(panel)
+    counts = data.counts
     if sum(c > 0 for c in counts) < 3:
         return None
-    return Skew(trends.drawn_skewness(counts, data["bin_edges"]))
+    return Skew(trends.drawn_skewness(counts, data.bin_edges))
 
 
 _COMPASS = (
@@ -194,7 +195,7 @@ def field_direction(panel: PanelRecord) -> tuple[str, float] | None:
 
     The plane is fitted in the unit square of the drawn axes, as the eye compares them.
     """
-    z = np.asarray(panel.data["z"], dtype=float)
+    z = np.asarray(drawn_field(panel).z, dtype=float)
     rows, cols = z.shape
     if rows < 2 or cols < 2 or np.ptp(z) == 0:
         return None
@@ -224,17 +225,17 @@ def distinct(sentences: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(s for s in sentences if s))
 
 
-def stacking_order(series: Sequence[PanelRecord], yscale: str) -> list[int] | None:
+def stacking_order(series: Sequence[Line], yscale: str) -> list[int] | None:
     """Indices of lines from top to bottom where they never cross (at every shared x), else
     None: one line staying above another is what a reader sees even in noise."""
     if len(series) < 2:
         return None
-    shared = set.intersection(*(set(map(float, s["x"])) for s in series))
+    shared = set.intersection(*(set(map(float, s.x)) for s in series))
     if len(shared) < 3:
         return None
     heights = []
     for s in series:
-        at = {float(x): float(y) for x, y in zip(s["x"], s["y"], strict=True)}
+        at = {float(x): float(y) for x, y in zip(s.x, s.y, strict=True)}
         heights.append(display([at[x] for x in sorted(shared)], yscale))
     order = sorted(range(len(series)), key=lambda i: -float(np.nanmean(heights[i])))
     for upper, lower in zip(order, order[1:], strict=False):
@@ -252,8 +253,9 @@ EVEN_MIN_POINTS = 36
 def spreads_evenly(panel: PanelRecord) -> bool:
     """Whether a point cloud fills its drawn range evenly: counts in a 3 x 3 grid over the
     drawn x and y ranges pass a chi-square test of equal cells at p = 0.05."""
-    xs = display(panel.data["x"], panel.xscale)
-    ys = display(panel.data["y"], panel.yscale)
+    data = cloud(panel)
+    xs = display(data.x, panel.xscale)
+    ys = display(data.y, panel.yscale)
     keep = np.isfinite(xs) & np.isfinite(ys)
     xs, ys = xs[keep], ys[keep]
     if len(xs) < EVEN_MIN_POINTS or np.ptp(xs) == 0 or np.ptp(ys) == 0:

@@ -31,9 +31,9 @@ def panel_questions(ctx: FigureContext, panel: PanelRecord) -> None:
         choices=list(ctx.kinds),
         evidence=ctx.element_ids(index, "panel"),
     )
-    for family in (TITLE, XLABEL, YLABEL):
-        if panel.get(family.name):
-            ctx.ask(family, panel, panel[family.name], evidence=ctx.element_ids(index, family.name))
+    for family, text in ((TITLE, panel.title), (XLABEL, panel.xlabel), (YLABEL, panel.ylabel)):
+        if text:
+            ctx.ask(family, panel, text, evidence=ctx.element_ids(index, family.name))
     kind.panel_questions(ctx, panel, 1)
     bars = kind.error_bars(panel)
     if bars is not None:
@@ -42,7 +42,7 @@ def panel_questions(ctx: FigureContext, panel: PanelRecord) -> None:
         ctx.ask(ERROR_BARS, panel, answer, choices=list(ERROR_BAR_CHOICES), evidence=evidence)
     _colormap_question(ctx, panel, kind.shown_colormap(panel))
     for axis in kind.value_axes:
-        scale = "logarithmic" if panel.get(f"{axis}scale", "linear") == "log" else "linear"
+        scale = "logarithmic" if panel.axis_scale(axis) == "log" else "linear"
         evidence = ctx.element_ids(index, f"{axis}tick_label")
         ctx.ask(
             AXIS_SCALE,

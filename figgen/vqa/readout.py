@@ -111,8 +111,8 @@ def axis_reading(
 
     ``label`` overrides the panel's axis label as the source of the unit (a colour bar's).
     """
-    unit = axis_unit(label if label is not None else panel.get(f"{axis}label"))
-    if panel.get(f"{axis}scale") == "log":
+    unit = axis_unit(label if label is not None else panel.axis_label(axis))
+    if panel.axis_scale(axis) == "log":
         return AxisReading(None, unit)
     step = _tick_step(ctx, panel, axis)
     finite = [float(v) for v in values if math.isfinite(float(v))]

@@ -10,14 +10,15 @@ import math
 
 from figgen.records import PanelRecord
 from figgen.vqa.colors import color_matches, color_name
+from figgen.vqa.drawn import lines
 from figgen.vqa.spoken import spoken
 
 
 def series_colors(panel: PanelRecord) -> list[str | None]:
     """Plain colour name of each line, None where the name is doubtful."""
     names: list[str | None] = []
-    for series in panel.data.get("series", []):
-        color = series.get("color")
+    for line in lines(panel):
+        color = line.color
         names.append(color_name(color) if color else None)
     return names
 
@@ -26,7 +27,7 @@ def colour_words(panel: PanelRecord) -> list[str | None]:
     """The colour word of each line that names it alone: its plain name, where no other line
     of the panel could be called by the same word (:func:`figgen.vqa.colors.color_matches`);
     else None."""
-    colors = [s.get("color") for s in panel.data.get("series", [])]
+    colors = [line.color for line in lines(panel)]
     words: list[str | None] = []
     for i, (color, name) in enumerate(zip(colors, series_colors(panel), strict=True)):
         shared = name is None or any(
@@ -43,10 +44,10 @@ def series_names(panel: PanelRecord) -> list[str | None]:
     Legend labels win where a legend is drawn and the labels are distinct; otherwise a colour
     word that no other line of the panel could be called by (:func:`colour_words`).
     """
-    series = panel.data.get("series", [])
+    series = lines(panel)
     if len(series) == 1:
         return ["the line"]
-    labels = [s.get("label") for s in series]
+    labels = [line.label for line in series]
     if panel.style.get("legend") and all(labels) and len(set(labels)) == len(labels):
         return [f'the line labelled "{label}" in the legend' for label in labels]
     return [f"the {name} line" if name is not None else None for name in colour_words(panel)]
@@ -60,8 +61,8 @@ def _heights(panel: PanelRecord, edge: int) -> list[float]:
     """Each line's drawn height at its leftmost (``edge`` 0) or rightmost (-1) point."""
     log = panel.yscale == "log"
     out = []
-    for s in panel.data["series"]:
-        y = float(sorted(zip(s["x"], s["y"], strict=True))[edge][1])
+    for line in lines(panel):
+        y = float(sorted(zip(line.x, line.y, strict=True))[edge][1])
         out.append(math.log10(y) if log and y > 0 else y)
     return out
 
@@ -92,15 +93,15 @@ def described_names(panel: PanelRecord) -> list[str]:
     line style where two lines share a colour; else its height at the left (or right) edge
     ("the top line at the left edge"). One scheme per panel, so names never collide.
     """
-    series = panel.data.get("series", [])
+    series = lines(panel)
     if len(series) == 1:
         return ["the line"]
-    labels = [s.get("label") for s in series]
+    labels = [line.label for line in series]
     if panel.style.get("legend") and all(labels) and len(set(labels)) == len(labels):
         return [f'the line labelled "{spoken(str(label))}"' for label in labels]
     colors = series_colors(panel)
     if all(colors):
-        styles = [LINESTYLE_WORDS.get(s.get("linestyle", "-"), "patterned") for s in series]
+        styles = [LINESTYLE_WORDS.get(line.linestyle, "patterned") for line in series]
         plain = [f"the {c} line" for c in colors]
         if len(set(plain)) == len(plain):
             return plain

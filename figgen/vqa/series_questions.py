@@ -91,7 +91,7 @@ def range_question(
 ) -> None:
     """The [smallest, largest] values along ``axis`` that ``what`` cover."""
     answer = [round_sig(low), round_sig(high)]
-    scale = panel.get(f"{axis}scale", "linear")
+    scale = panel.axis_scale(axis)
     ctx.ask(
         family, panel, answer, evidence=evidence, span=high - low, scale=scale, what=what, axis=axis
     )

@@ -42,13 +42,15 @@ Contour fields (gradient direction, peaks): see :mod:`figgen.vqa.contour_trends`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from figgen.records import PanelRecord
+from figgen.sample.params import Clusters, LinearRelation, MixtureSamples, PanelParams, RampSamples
 from figgen.vqa import features
+from figgen.vqa.drawn import binned, cloud
 from figgen.vqa.measures import count_peaks, display, linear_fit
 
 Linearity = Literal["linear", "nonlinear"]
@@ -105,20 +107,21 @@ class PointSet:
 
     x: list[float]
     y: list[float]
-    params: dict[str, Any] = field(default_factory=dict)
+    params: PanelParams | None = None
+    """How the points were generated (a relation or clusters; None where not known)."""
 
 
 def series_trend(panel: PanelRecord, points: PointSet) -> Trend | None:
     """Whether one drawn point set rises or falls, where it is clearly linear.
 
-    The direction is the sign of the generating slope (``params["slope"]``; a log axis keeps
+    The direction is the sign of the generating slope (``params.slope``; a log axis keeps
     it: the generator maps values onto decades monotonically) and must match the fit of the
     drawn points.
     """
     xscale, yscale = panel.xscale, panel.yscale
     if linearity(points.x, points.y, panel.distribution, xscale, yscale) != "linear":
         return None
-    slope = points.params.get("slope")
+    slope = points.params.slope if isinstance(points.params, LinearRelation) else None
     drawn = display_fit(panel, points.x, points.y)[0]
     if slope is None or slope == 0 or (slope > 0) != (drawn > 0):
         return None
@@ -151,16 +154,16 @@ def drawn_skewness(counts: Sequence[float], edges: Sequence[float]) -> float:
 
 def generating_symmetry(panel: PanelRecord) -> Symmetry | None:
     """What the generator's density looks like: symmetric, a rising or a falling ramp."""
-    distribution, params = panel.distribution, panel.params
+    distribution = panel.distribution
     if distribution == "random":
         return "symmetric"
     if distribution == "linear":
-        rising = params.get("rising")
-        if rising is None:
+        ramp = panel.params_as(RampSamples)
+        if ramp is None or ramp.rising is None:
             return None
-        return "left-skewed" if rising else "right-skewed"
+        return "left-skewed" if ramp.rising else "right-skewed"
     if distribution == "gmm":
-        mixture = gaussian_mixture(params)
+        mixture = gaussian_mixture(panel)
         if mixture is not None and len({round(m, 9) for m in mixture[0]}) == 1:
             return "symmetric"
     return None
@@ -168,18 +171,18 @@ def generating_symmetry(panel: PanelRecord) -> Symmetry | None:
 
 def symmetry(panel: PanelRecord) -> Symmetry | None:
     """The symmetry verdict for a histogram panel, or None where it is doubtful."""
-    data = panel.data
-    counts = data["counts"]
+    data = binned(panel)
+    counts = data.counts
     filled = sum(c > 0 for c in counts)
     if (
         not linear_axes(panel)
-        or len(data["samples"]) < 100
+        or len(data.samples) < 100
         or filled < 5
-        or len(data["samples"]) < SHAPE_PER_BIN * filled
+        or len(data.samples) < SHAPE_PER_BIN * filled
     ):
         return None
     truth = generating_symmetry(panel)
-    drawn = drawn_skewness(counts, data["bin_edges"])
+    drawn = drawn_skewness(counts, data.bin_edges)
     if truth == "symmetric" and abs(drawn) <= SYMMETRIC:
         return truth
     if truth == "left-skewed" and drawn <= -SKEWED:
@@ -189,12 +192,15 @@ def symmetry(panel: PanelRecord) -> Symmetry | None:
     return None
 
 
-def gaussian_mixture(params: dict[str, Any]) -> tuple[list[float], list[float], list[float]] | None:
-    """``(means, stds, weights)`` of a one-dimensional mixture in ``params``, or None."""
-    means, stds = params.get("means"), params.get("stds")
+def gaussian_mixture(panel: PanelRecord) -> tuple[list[float], list[float], list[float]] | None:
+    """``(means, stds, weights)`` of a histogram's generating mixture, or None."""
+    mixture = panel.params_as(MixtureSamples)
+    if mixture is None:
+        return None
+    means, stds = mixture.means, mixture.stds
     if not means or not stds or len(means) != len(stds):
         return None
-    weights = params.get("weights") or [1.0] * len(means)
+    weights = mixture.weights or [1.0] * len(means)
     if np.ndim(means) != 1:
         return None
     return [float(m) for m in means], [float(s) for s in stds], [float(w) for w in weights]
@@ -202,21 +208,21 @@ def gaussian_mixture(params: dict[str, Any]) -> tuple[list[float], list[float], 
 
 def n_modes(panel: PanelRecord) -> int | None:
     """The number of modes of a Gaussian-mixture histogram, or None where it is doubtful."""
-    data = panel.data
+    data = binned(panel)
     if panel.distribution != "gmm" or not linear_axes(panel):
         return None
-    mixture = gaussian_mixture(panel.params)
-    counts = np.asarray(data["counts"], dtype=float)
+    mixture = gaussian_mixture(panel)
+    counts = np.asarray(data.counts, dtype=float)
     filled = int((counts > 0).sum())
     if (
         mixture is None
-        or len(data["samples"]) < 200
+        or len(data.samples) < 200
         or len(counts) < 10
-        or len(data["samples"]) < MODES_PER_BIN * filled
+        or len(data.samples) < MODES_PER_BIN * filled
     ):
         return None
     means, stds, weights = (np.asarray(v) for v in mixture)
-    edges = np.asarray(data["bin_edges"], dtype=float)
+    edges = np.asarray(data.bin_edges, dtype=float)
     grid = np.linspace(edges[0], edges[-1], 512)
     density = (
         weights[:, None]
@@ -230,9 +236,10 @@ def n_modes(panel: PanelRecord) -> int | None:
     return truth if len(features.bars(panel).peaks) == truth else None
 
 
-def cluster_centres(params: dict[str, Any]) -> list[tuple[float, float]] | None:
-    """The 2-D component centres of a scatter mixture in ``params``, or None."""
-    centres = params.get("centers", params.get("centres", params.get("means")))
+def cluster_centres(panel: PanelRecord) -> list[tuple[float, float]] | None:
+    """The 2-D component centres of a scatter panel's generating mixture, or None."""
+    clusters = panel.params_as(Clusters)
+    centres = clusters.centres if clusters is not None else None
     if not centres or np.ndim(centres) != 2 or np.shape(centres)[1] != 2:
         return None
     return [(float(c[0]), float(c[1])) for c in centres]
@@ -257,10 +264,11 @@ def separated_mixture(
         return None
     if not linear_axes(panel):
         return None
-    centres = cluster_centres(panel.params)
+    centres = cluster_centres(panel)
     if centres is None:
         return None
-    points = np.column_stack([panel.data["x"], panel.data["y"]]).astype(float)
+    data = cloud(panel)
+    points = np.column_stack([data.x, data.y]).astype(float)
     low, span = points.min(0), np.ptp(points, 0)
     if np.any(span == 0):
         return None

@@ -94,7 +94,7 @@ def test_tick_spacing_comes_from_the_drawn_tick_labels() -> None:
 
 
 def test_log_axes_and_units_are_said() -> None:
-    panel = {"index": 0, "xscale": "log", "xlabel": r"frequency [$\mu$Hz]"}
+    panel = typed({"kind": "line", "xscale": "log", "xlabel": r"frequency [$\mu$Hz]"})
     reading = axis_reading(None, panel, "x", [1.0, 1000.0])
     assert reading.log and reading.unit == "mu Hz"
     assert reading.span(0.0123, 4567.0) == "from 0.012 to 4600 mu Hz on a logarithmic scale"
