@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 
 from figgen.plain import as_plain_dict
-from figgen.records import PanelData, panel_data
+from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer, uniform
 
 Mode = Literal["band", "bars"]
@@ -27,6 +27,17 @@ class RangeSeries:
     def widths(self) -> np.ndarray:
         widths: np.ndarray = np.asarray(self.high, dtype=float) - np.asarray(self.low, dtype=float)
         return widths
+
+
+@panel_style("range")
+@dataclass
+class RangeStyle(PanelStyle):
+    """A range plot's look: the centre line's width (points), the bars' width (category
+    spacing 1), grid."""
+
+    linewidth: float = 1.5
+    width: float = 0.6
+    grid: bool = False
 
 
 @panel_data("range")

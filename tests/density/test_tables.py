@@ -17,6 +17,7 @@ from .helpers import chart_folder
 
 def test_line_table_is_the_marker_points() -> None:
     panel = {
+        "kind": "line",
         "style": {"marker": "o"},
         "data": {"series": [{"label": "a", "x": [1.0, 2.5], "y": [3.0, -4.25]}]},
     }
@@ -65,6 +66,7 @@ def test_folder_sources_need_a_csv_per_png(tmp_path: Path) -> None:
 
 def test_bar_table_is_one_row_per_bar() -> None:
     panel = {
+        "kind": "bar",
         "data": {
             "categories": ["Mon", "Tue"],
             "series": [
