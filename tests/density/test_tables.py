@@ -75,7 +75,7 @@ def test_bar_table_is_one_row_per_bar() -> None:
             ],
             "mode": "grouped",
             "orientation": "vertical",
-        }
+        },
     }
     table = bar_panel_table(panel)
     assert table.x_kind == "categorical"
