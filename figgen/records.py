@@ -24,10 +24,19 @@ class PanelData(KeyedFields):
     """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
     stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
 
+    NESTED: ClassVar[dict[str, type[Any]]] = {}
+    """Fields that hold a list of dataclasses (a line panel's series), by field name: their
+    items are read into that class (its ``from_dict`` where it has one)."""
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         names = field_names(cls)
-        return cls(**{key: value for key, value in data.items() if key in names})
+        values = {key: value for key, value in data.items() if key in names}
+        for key, item in cls.NESTED.items():
+            if key in values:
+                read = getattr(item, "from_dict", None) or (lambda part, item=item: item(**part))
+                values[key] = [read(part) for part in values[key]]
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
         return as_plain_dict(self)

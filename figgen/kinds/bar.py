@@ -24,7 +24,6 @@ from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
 from figgen.kinds.marks import BAR, centres
-from figgen.plain import as_plain_dict
 from figgen.records import (
     PanelData,
     PanelRecord,
@@ -104,17 +103,7 @@ class BarData(PanelData):
     mode: Mode
     orientation: Literal["vertical", "horizontal"]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BarData:
-        return cls(
-            categories=list(data["categories"]),
-            series=[BarSeries.from_dict(s) for s in data["series"]],
-            mode=data["mode"],
-            orientation=data["orientation"],
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
+    NESTED = {"series": BarSeries}
 
     def bottoms(self) -> np.ndarray:
         """Where each series' bars start (series x category): stacked on the ones before."""

@@ -56,17 +56,7 @@ class BoxData(PanelData):
     whis: float
     orientation: Literal["vertical", "horizontal"]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BoxData:
-        return cls(
-            groups=list(data["groups"]),
-            samples=[list(s) for s in data["samples"]],
-            stats=[BoxStats(**s) for s in data["stats"]],
-            colors=list(data["colors"]),
-            notch=bool(data["notch"]),
-            whis=float(data["whis"]),
-            orientation=data["orientation"],
-        )
+    NESTED = {"stats": BoxStats}
 
 
 @panel_style("box")

@@ -106,12 +106,7 @@ class LineData(PanelData):
 
     series: list[LineSeries]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LineData:
-        return cls([LineSeries.from_dict(s) for s in data["series"]])
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"series": [s.to_dict() for s in self.series]}
+    NESTED = {"series": LineSeries}
 
 
 @panel_style("line")

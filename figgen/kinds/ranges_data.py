@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.plain import as_plain_dict
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer, uniform
 
@@ -52,19 +51,7 @@ class RangeData(PanelData):
     series: list[RangeSeries]
     alpha: float
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RangeData:
-        return cls(
-            mode=data["mode"],
-            stat=data["stat"],
-            x=list(data["x"]),
-            categories=list(data["categories"]),
-            series=[RangeSeries(**s) for s in data["series"]],
-            alpha=float(data["alpha"]),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
+    NESTED = {"series": RangeSeries}
 
     def positions(self) -> np.ndarray:
         """Where the ranges stand along the x axis (category indices in bars mode)."""
