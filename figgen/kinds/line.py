@@ -1,14 +1,14 @@
 """Line plots: 2-3 series of 10-11 points, optional markers and x/y error bars.
 
-``data.series[i]`` holds ``x, y, xerr, yerr, color, label``; ``params.series[i]`` the generating
-parameters of that series (see ``figgen.sample.distributions.relation``).
+``data.series[i]`` holds ``x, y, xerr, yerr, color, label`` (typed data and style in
+:mod:`figgen.kinds.line_data`); ``params.series[i]`` the generating parameters of that series
+(see ``figgen.sample.distributions.relation``).
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import numpy as np
@@ -18,8 +18,6 @@ from matplotlib.colors import to_rgba
 from matplotlib.typing import LegendLocType
 
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
-from figgen.density.chart_table import ChartTable, Row
-from figgen.density.chart_table import number_text as exact_text
 from figgen.element_kinds import mark
 from figgen.kinds.base import (
     LEGEND_LOCATIONS,
@@ -30,17 +28,9 @@ from figgen.kinds.base import (
     random_color,
     register,
 )
+from figgen.kinds.line_data import LineData, LineSeries, LineStyle, line_table
 from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
-from figgen.records import (
-    PanelData,
-    PanelRecord,
-    PanelStyle,
-    as_element,
-    as_panel,
-    only_panel,
-    panel_data,
-    panel_style,
-)
+from figgen.records import PanelRecord, as_element, only_panel
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
 from figgen.sample.rng import integer, sig, uniform
@@ -84,57 +74,6 @@ VALUE_AT_X = declare(
     "in {loc}, what is the y value of {name} at x = {quoted}?",
 )
 # fmt: on
-
-
-@dataclass
-class LineSeries(PanelData):
-    """One drawn line: its points, optional error sizes and how it looks."""
-
-    x: list[float]
-    y: list[float]
-    xerr: list[float] | None = None
-    yerr: list[float] | None = None
-    color: str | None = None
-    label: str | None = None
-    linestyle: str = "-"
-
-
-@panel_data("line")
-@dataclass
-class LineData(PanelData):
-    """A line panel's ``data``: its series, in drawing (and legend) order."""
-
-    series: list[LineSeries]
-
-    NESTED = {"series": LineSeries}
-
-
-@panel_style("line")
-@dataclass
-class LineStyle(PanelStyle):
-    """A line panel's look: the marker symbol (None: lines only), sizes in points, legend."""
-
-    marker: str | None = None
-    markersize: float = 6.0
-    linewidth: float = 1.5
-    capsize: float = 0.0
-    legend: bool = False
-    legend_loc: LegendLocType = "best"
-    grid: bool = False
-
-
-def line_table(stored: PanelRecord | dict[str, Any]) -> ChartTable | None:
-    """The marker points of a line panel (series label, x, y); None when its markers are not
-    drawn (its data points are not visible)."""
-    panel = as_panel(stored)
-    if not panel.style_as(LineStyle).marker:
-        return None
-    rows = [
-        Row(str(series.label), exact_text(x), exact_text(y))
-        for series in panel.data_as(LineData).series
-        for x, y in zip(series.x, series.y, strict=True)
-    ]
-    return ChartTable(tuple(rows), "numeric")
 
 
 class LineConfig(Section):
