@@ -45,28 +45,29 @@ class PanelData(KeyedFields):
 PANEL_DATA: Registry[type[PanelData]] = Registry("plot kind")
 """Each kind's ``data`` class, by kind name; the kind modules fill it."""
 
+C = TypeVar("C")
 D = TypeVar("D", bound=PanelData)
 
 
-def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
-    """``@panel_data("line")``: register the decorated class as the ``data`` of ``kind``."""
-
-    def decorate(cls: type[D]) -> type[D]:
-        PANEL_DATA.add(kind, cls)
+def _registering(registry: Registry[type[Any]], kind: str) -> Callable[[type[C]], type[C]]:
+    def decorate(cls: type[C]) -> type[C]:
+        registry.add(kind, cls)
         return cls
 
     return decorate
 
 
-def _data_class(kind: str) -> type[PanelData]:
+def _kind_class(registry: Registry[type[C]], kind: str) -> type[C]:
     # the kind modules register their classes when figgen.kinds is imported; this module sits
     # below the kinds and does not import them, so a reader of records imports figgen.kinds
-    if not PANEL_DATA:
+    if not registry:
         raise RuntimeError("no plot kinds are loaded: import figgen.kinds before reading records")
-    return PANEL_DATA.get_or_fail(kind)
+    return registry.get_or_fail(kind)
 
 
-_UNSET: Any = object()
+def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
+    """``@panel_data("line")``: register the decorated class as the ``data`` of ``kind``."""
+    return _registering(PANEL_DATA, kind)
 
 
 @dataclass(kw_only=True)
@@ -162,19 +163,7 @@ S = TypeVar("S", bound=PanelStyle)
 
 def panel_style(kind: str) -> Callable[[type[S]], type[S]]:
     """``@panel_style("line")``: register the decorated class as the ``style`` of ``kind``."""
-
-    def decorate(cls: type[S]) -> type[S]:
-        PANEL_STYLE.add(kind, cls)
-        return cls
-
-    return decorate
-
-
-def style_class(kind: str) -> type[PanelStyle]:
-    """The ``style`` class of a registered kind."""
-    if not PANEL_STYLE:
-        raise RuntimeError("no plot kinds are loaded: import figgen.kinds before reading records")
-    return PANEL_STYLE.get_or_fail(kind)
+    return _registering(PANEL_STYLE, kind)
 
 
 @dataclass
@@ -225,32 +214,29 @@ class PanelRecord(KeyedFields):
     def data(self) -> PanelData:
         """The drawn numbers as the kind's typed data (read-only: records are not edited)."""
         if self._data is None:
-            self._data = _data_class(self.kind).from_dict(self.stored_data)
+            self._data = _kind_class(PANEL_DATA, self.kind).from_dict(self.stored_data)
         return self._data
 
     def data_as(self, cls: type[D]) -> D:
         """The panel's ``data`` as the class its kind stores (a mismatch is a programming error)."""
-        if not isinstance(self.data, cls):
-            raise TypeError(
-                f"panel {self.index} holds {type(self.data).__name__}, not {cls.__name__}"
-            )
-        return self.data
+        return self._checked(self.data, cls)
 
     @property
     def style(self) -> PanelStyle:
         """How the panel looks, as the kind's typed style (read-only, like ``data``)."""
         if self._style is None:
-            self._style = style_class(self.kind).from_dict(self.stored_style)
+            self._style = _kind_class(PANEL_STYLE, self.kind).from_dict(self.stored_style)
         return self._style
 
     def style_as(self, cls: type[S]) -> S:
         """The panel's ``style`` as the class its kind stores (a mismatch is a programming
         error)."""
-        if not isinstance(self.style, cls):
-            raise TypeError(
-                f"panel {self.index} holds {type(self.style).__name__}, not {cls.__name__}"
-            )
-        return self.style
+        return self._checked(self.style, cls)
+
+    def _checked(self, value: object, cls: type[C]) -> C:
+        if not isinstance(value, cls):
+            raise TypeError(f"panel {self.index} holds {type(value).__name__}, not {cls.__name__}")
+        return value
 
     @classmethod
     def from_dict(cls, panel: dict[str, Any]) -> PanelRecord:
