@@ -24,6 +24,7 @@ from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
 from figgen.kinds.marks import BAR, centres
+from figgen.record import Element
 from figgen.records import (
     PanelData,
     PanelRecord,
@@ -344,7 +345,7 @@ class BarKind(KindHooks):
             return [tuple(map(float, s.values)) for s in series]
         return [float(v) for v in series[0].values]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         mark = as_element(element)
         return mark.kind == "bar" and mark.series == series and mark.item in items
 

@@ -20,6 +20,7 @@ from matplotlib.colors import to_rgba
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import BAR, ERRORBAR, centres, errorbar_marks
+from figgen.record import Element
 from figgen.records import (
     PanelData,
     PanelRecord,
@@ -329,7 +330,7 @@ class HistogramKind(KindHooks):
         ]
         return [tuple(float(v) for v in values)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         # any label's value may sit in any bar: a reading of the input needs every filled bar
         mark = as_element(element)
         return bool(mark.kind == "bar" and mark.value is not None and mark.value[1] > 0)

@@ -30,6 +30,7 @@ from figgen.kinds.base import (
 )
 from figgen.kinds.line_data import LineData, LineSeries, LineStyle, line_table
 from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
+from figgen.record import Element
 from figgen.records import PanelRecord, as_element, only_panel
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
@@ -315,7 +316,7 @@ class LineKind(KindHooks):
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         return [tuple(map(float, s.y)) for s in only_panel(record).data_as(LineData).series]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         mark = as_element(element)
         return mark.kind == "marker" and mark.series == series and mark.item in items
 

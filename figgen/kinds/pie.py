@@ -20,6 +20,7 @@ from matplotlib.colors import to_rgba
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, as_element, panel_data, panel_style
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
@@ -149,7 +150,7 @@ class PieKind(KindHooks):
         wedges = range(len(chart.inputs[0].labels))
         return [tuple(printed_number(texts[(None, i)]) for i in wedges)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         mark = as_element(element)
         return mark.kind in ("wedge", "wedge_label") and mark.item in items
 

@@ -35,6 +35,7 @@ from figgen.kinds.marks import (
     point_ink,
     point_marks,
 )
+from figgen.record import Element
 from figgen.records import (
     PanelData,
     PanelRecord,
@@ -359,7 +360,7 @@ class ScatterKind(KindHooks):
         at = {round(x): float(y) for x, y in zip(data.x, data.y, strict=True)}
         return [tuple(at[int(label)] for label in shown.labels)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         mark = as_element(element)
         return mark.kind == "point" and mark.item in items
 

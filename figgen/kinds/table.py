@@ -29,6 +29,7 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
+from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, as_element, panel_data, panel_style
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
@@ -192,7 +193,7 @@ class TableKind(KindHooks):
             for i, shown in enumerate(chart.inputs)
         ]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         mark = as_element(element)
         return mark.kind == "table_cell" and mark.series == series and mark.item in items
 
