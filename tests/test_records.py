@@ -12,8 +12,9 @@ import pytest
 from figgen.config import FigureConfig
 from figgen.generate import generate_figure
 from figgen.kinds import KINDS
+from figgen.kinds.line import LineStyle
 from figgen.record import dumps_record, load_record
-from figgen.records import PANEL_DATA, Record
+from figgen.records import PANEL_DATA, PANEL_STYLE, Record
 
 
 def _same_after_round_trip(stored: dict[str, Any]) -> None:
@@ -21,10 +22,19 @@ def _same_after_round_trip(stored: dict[str, Any]) -> None:
     assert dumps_record(typed.to_dict()) == dumps_record(stored)
     for panel, saved in zip(typed.panels, stored["panels"], strict=True):
         assert dumps_record(panel.data.to_dict()) == dumps_record(saved["data"])
+        _same_style(panel.style_as(PANEL_STYLE[panel.kind]), saved["style"])
 
 
-def test_every_kind_registers_its_data_class() -> None:
-    assert set(PANEL_DATA) == set(KINDS)
+def _same_style(style: Any, saved: dict[str, Any]) -> None:
+    """The typed style writes back the stored dict, key order included, and names every key."""
+    assert list(style.to_dict().items()) == list(saved.items())
+    assert style.extra == {}  # no stored key outside the kind's (and the tick) fields
+    for key, value in saved.items():
+        assert getattr(style, key) == value == style[key]
+
+
+def test_every_kind_registers_its_data_and_style_classes() -> None:
+    assert set(PANEL_DATA) == set(KINDS) == set(PANEL_STYLE)
 
 
 def test_records_of_a_build_round_trip(small_build: Path) -> None:
@@ -42,7 +52,30 @@ def test_every_kind_round_trips(small_config: FigureConfig) -> None:
         assert {panel["kind"] for panel in record["panels"]} == {name}
         typed = Record.from_dict(record)
         assert {type(panel.data) for panel in typed.panels} == {PANEL_DATA[name]}
+        assert {type(panel.style) for panel in typed.panels} == {PANEL_STYLE[name]}
         _same_after_round_trip(record)
+
+
+def test_a_built_style_writes_its_fields_in_order_then_the_ticks_set() -> None:
+    style = LineStyle(marker=None, linewidth=2.0, legend=True, y_nbins=4, x_nbins=3)
+    assert list(style.to_dict()) == [
+        *("marker", "markersize", "linewidth", "capsize", "legend", "legend_loc", "grid"),
+        *("x_nbins", "y_nbins"),
+    ]
+    assert style.to_dict()["marker"] is None  # a None field of the kind is stored, as sampled
+
+
+def test_a_read_style_keeps_the_stored_keys_and_their_order() -> None:
+    # repair appends its tick settings in the order it made them, after the sampled keys
+    stored = {"marker": "o", "linewidth": 1.5, "x_minor_labels": False, "x_nbins": 3, "odd": 1}
+    style = LineStyle.from_dict(stored)
+    assert list(style.to_dict().items()) == list(stored.items())
+    assert (style.x_nbins, style.x_minor_labels, style.extra) == (3, False, {"odd": 1})
+    # reading by key sees the stored dict: a field that was not stored is absent
+    assert style.markersize == LineStyle().markersize and "markersize" not in style
+    assert style.get("markersize", 9.0) == 9.0 and style.get("odd") == 1
+    with pytest.raises(KeyError):
+        style["legend"]
 
 
 def test_typed_fields_read_what_is_stored(small_build: Path) -> None:

@@ -10,9 +10,8 @@ category index) and ``value`` ``[category position, value]``. Opt-in: the defaul
 
 from __future__ import annotations
 
-import colorsys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast, get_args
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -23,9 +22,18 @@ from pydantic import Field
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, same_vectors
 from figgen.density.chart_table import ChartTable, Row, number_text
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
 from figgen.kinds.marks import BAR, centres
-from figgen.plain import as_plain_dict
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.record import Element
+from figgen.records import (
+    PanelData,
+    PanelRecord,
+    PanelStyle,
+    as_element,
+    only_panel,
+    panel_data,
+    panel_style,
+)
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
@@ -33,7 +41,6 @@ from figgen.spec import FigureStyle, PanelSpec
 from figgen.vqa.answerable import legend_boxes, mark_hidden
 from figgen.vqa.families import ERROR_BARS, Family, declare
 from figgen.vqa.numbers import round_sig
-from figgen.vqa.spoken import spoken
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
@@ -77,10 +84,6 @@ LARGEST_SERIES = declare(
 # fmt: on
 
 MULTI_MODES: list[str] = ["grouped", "stacked"]
-CLEAR_LEAD = 0.1
-"""A category or series "has the largest" value only when it leads the runner-up by this share."""
-MAX_WORD = 10
-"""Category and series names are vocabulary words of at most this many letters."""
 
 
 @dataclass
@@ -100,17 +103,7 @@ class BarData(PanelData):
     mode: Mode
     orientation: Literal["vertical", "horizontal"]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BarData:
-        return cls(
-            categories=list(data["categories"]),
-            series=[BarSeries.from_dict(s) for s in data["series"]],
-            mode=data["mode"],
-            orientation=data["orientation"],
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
+    NESTED = {"series": BarSeries}
 
     def bottoms(self) -> np.ndarray:
         """Where each series' bars start (series x category): stacked on the ones before."""
@@ -125,12 +118,26 @@ class BarData(PanelData):
         return totals
 
 
-def bar_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
-    """The ground-truth table ``(series, category, value)`` of a bar panel, series by series.
+@panel_style("bar")
+@dataclass
+class BarStyle(PanelStyle):
+    """A bar chart's look: bar width (category spacing 1), an optional outline, grid."""
 
-    A single unnamed series is named ``""``.
+    width: float = 0.8
+    edgecolor: str | None = None
+    edgewidth: float = 0.5
+    grid: bool = False
+
+    def edge_px(self, dpi: float) -> float:
+        """Half the outline's width in pixels (0 without an outline): how far it reaches."""
+        return (self.edgewidth if self.edgecolor else 0.0) * dpi / 72 / 2
+
+
+def bar_table(data: BarData | dict[str, Any]) -> list[tuple[str, str, float]]:
+    """The ground-truth table ``(series, category, value)`` of a bar panel's ``data`` (typed
+    or stored), series by series. A single unnamed series is named ``""``.
     """
-    bars = BarData.from_dict(data)
+    bars = data if isinstance(data, BarData) else BarData.from_dict(data)
     return [
         (s.label or "", category, float(value))
         for s in bars.series
@@ -140,28 +147,8 @@ def bar_table(data: dict[str, Any]) -> list[tuple[str, str, float]]:
 
 def bar_panel_table(panel: PanelRecord) -> ChartTable:
     """One row per bar: series label, category and value (a stacked segment's own length)."""
-    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel.stored_data)]
+    rows = [Row(s, c, number_text(v)) for s, c, v in bar_table(panel.data_as(BarData))]
     return ChartTable(tuple(rows), "categorical")
-
-
-def _words(rng: np.random.Generator, vocab: Vocabulary, n: int) -> list[str]:
-    pool = sorted({w for w in vocab.words if w.isalpha() and len(w) <= MAX_WORD})
-    picked = rng.choice(len(pool), size=n, replace=False)
-    return [pool[int(i)] for i in picked]
-
-
-def _distinct_colors(rng: np.random.Generator, n: int, *, dark: bool) -> list[str]:
-    """``n`` saturated colours with evenly spaced hues, so series are told apart at a glance."""
-    hue = rng.random()
-    out = []
-    for i in range(n):
-        r, g, b = colorsys.hsv_to_rgb(
-            (hue + i / n) % 1.0,
-            rng.uniform(0.55, 0.95),
-            rng.uniform(0.7, 1.0) if dark else rng.uniform(0.45, 0.8),
-        )
-        out.append(f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}")
-    return out
 
 
 def _values(
@@ -232,44 +219,44 @@ class BarKind(KindHooks):
         n_categories = integer(rng, bc.categories)
         mode: Mode = choose(rng, bc.mode)  # type: ignore[assignment]
         n_series = 1 if mode == "single" else integer(rng, bc.series)
-        categories = _words(rng, vocab, n_categories)
-        labels = _words(rng, vocab, n_series) if n_series > 1 else [None]
+        categories = category_words(rng, vocab, n_categories)
+        labels = category_words(rng, vocab, n_series) if n_series > 1 else [None]
         top = float(np.exp(rng.uniform(np.log(bc.top[0]), np.log(bc.top[1]))))
         series, params = [], []
-        colors = _distinct_colors(rng, len(labels), dark=dark)
+        colors = distinct_colors(rng, len(labels), dark=dark)
         for label, color in zip(labels, colors, strict=True):
             values, p = _values(rng, distribution, n_categories, top)
             series.append(BarSeries(label, color, values))
             params.append(p)
         horizontal = bool(rng.random() < bc.horizontal_p)
         data = BarData(categories, series, mode, "horizontal" if horizontal else "vertical")
-        style = {
-            "width": round(uniform(rng, (0.55, 0.85)), 2),
-            "edgecolor": random_color(rng, dark=dark) if rng.random() < 0.3 else None,
-            "edgewidth": round(uniform(rng, (0.3, 1.2)), 2),
-            "grid": bool(rng.random() < cfg.style.grid_p),
-        }
-        return Sampled(params={"series": params}, data=data.to_dict(), style=style)
+        style = BarStyle(
+            width=round(uniform(rng, (0.55, 0.85)), 2),
+            edgecolor=random_color(rng, dark=dark) if rng.random() < 0.3 else None,
+            edgewidth=round(uniform(rng, (0.3, 1.2)), 2),
+            grid=bool(rng.random() < cfg.style.grid_p),
+        )
+        return Sampled(params={"series": params}, data=data.to_dict(), style=style.to_dict())
 
     def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
         return False, False  # bars carry no error bars; "none" is still a fair question
 
     def category_axis(self, panel: PanelSpec) -> Axis:
-        return "y" if panel.data["orientation"] == "horizontal" else "x"
+        return "y" if BarData.from_dict(panel.data).orientation == "horizontal" else "x"
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, bars = panel.style, BarData.from_dict(panel.data)
+        st, bars = BarStyle.from_dict(panel.style), BarData.from_dict(panel.data)
         horizontal = bars.orientation == "horizontal"
         n_series, positions = len(bars.series), np.arange(len(bars.categories), dtype=float)
         grouped = bars.mode == "grouped"
-        width = st["width"] / n_series if grouped else st["width"]
+        width = st.width / n_series if grouped else st.width
         offsets = (
             (np.arange(n_series) - (n_series - 1) / 2) * width if grouped else [0.0] * n_series
         )
         bottoms = bars.bottoms()
         edge = (
-            {"edgecolor": st["edgecolor"], "linewidth": st["edgewidth"]}
-            if st["edgecolor"]
+            {"edgecolor": st.edgecolor, "linewidth": st.edgewidth}
+            if st.edgecolor
             else {"linewidth": 0}
         )
         for s, series in enumerate(bars.series):
@@ -281,7 +268,7 @@ class BarKind(KindHooks):
                 ax.bar(where, series.values, width=width, bottom=bottoms[s], **kw)
         axis = ax.yaxis if horizontal else ax.xaxis
         axis.set_ticks(positions, labels=bars.categories)
-        rotation = st.get(f"{self.category_axis(panel)}_tick_rotation")
+        rotation = st.tick_rotation("y" if horizontal else "x")
         if rotation:
             ax.tick_params(axis=self.category_axis(panel), labelrotation=rotation)
         if horizontal:
@@ -293,12 +280,12 @@ class BarKind(KindHooks):
                 borderaxespad=0.0,
                 fontsize=style.sizes.legend,
             )
-        ax.grid(st["grid"], axis="x" if horizontal else "y")
+        ax.grid(st.grid, axis="x" if horizontal else "y")
         ax.set_axisbelow(True)  # grid lines must not cross the bars
         dpi = ax.figure.dpi
 
         def probe(renderer: RendererBase) -> list[Mark]:
-            pad = (st["edgewidth"] if st["edgecolor"] else 0.0) * dpi / 72 / 2
+            pad = st.edge_px(dpi)
             marks = []
             for s, series in enumerate(bars.series):
                 low, high = positions + offsets[s] - width / 2, positions + offsets[s] + width / 2
@@ -319,7 +306,7 @@ class BarKind(KindHooks):
                             series=s,
                             item=i,
                             color=to_rgba(series.color),
-                            edge=to_rgba(st["edgecolor"]) if st["edgecolor"] else None,
+                            edge=to_rgba(st.edgecolor) if st.edgecolor else None,
                         )
                     )
             return marks
@@ -336,36 +323,30 @@ class BarKind(KindHooks):
         if first.shape == "vector":
             categories = [str(v) for v in first.labels]
             named = len(chart.inputs) > 1
-            series: list[dict[str, Any]] = [
-                {
-                    "label": i.label if named else None,
-                    "color": chart.colour(n),
-                    "values": list(i.values),
-                }
+            series = [
+                BarSeries(i.label if named else None, chart.colour(n), list(i.values))
                 for n, i in enumerate(chart.inputs)
             ]
         else:
             categories = [i.label for i in chart.inputs]
-            values = [i.value for i in chart.inputs]
-            series, xlabel = [{"label": None, "color": chart.colour(0), "values": values}], None
-        grouped = "grouped" if len(series) > 1 else "single"
-        mode = "stacked" if chart.chart == "stacked_bar" else grouped
-        data = {"categories": categories, "series": series, "mode": mode, "orientation": "vertical"}
-        style = {"width": 0.8, "edgecolor": None, "edgewidth": 0.5, "grid": True}
-        return ChartPanel(data, style, xlabel, chart.unit)
+            # scalars only here (see multichart_refusal): each a number
+            values = cast(list[float], [i.value for i in chart.inputs])
+            series, xlabel = [BarSeries(None, chart.colour(0), values)], None
+        grouped: Mode = "grouped" if len(series) > 1 else "single"
+        mode: Mode = "stacked" if chart.chart == "stacked_bar" else grouped
+        data = BarData(categories, series, mode, "vertical")
+        style = BarStyle(width=0.8, edgecolor=None, edgewidth=0.5, grid=True)
+        return ChartPanel(data.to_dict(), style.to_dict(), xlabel, chart.unit)
 
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        series = record["panels"][0]["data"]["series"]
+        series = only_panel(record).data_as(BarData).series
         if chart.inputs[0].shape == "vector":
-            return [tuple(map(float, s["values"])) for s in series]
-        return [float(v) for v in series[0]["values"]]
+            return [tuple(map(float, s.values)) for s in series]
+        return [float(v) for v in series[0].values]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return (
-            element["kind"] == "bar"
-            and element.get("series") == series
-            and (element.get("item") in items)
-        )
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+        mark = as_element(element)
+        return mark.kind == "bar" and mark.series == series and mark.item in items
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         bars, index = panel.data_as(BarData), panel.index
@@ -381,14 +362,14 @@ class BarKind(KindHooks):
         elif level == 2:
             _value_questions(ctx, panel, bars)
         elif level == 3 and len(bars.series) > 1:
-            best = _clear_leader([float(np.sum(s.values)) for s in bars.series])
+            best = clear_leader([float(np.sum(s.values)) for s in bars.series])
             if best is not None:
                 names = [s.label or "" for s in bars.series]
                 ctx.ask(LARGEST_SERIES, panel, names[best], choices=names, evidence=evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
         bars = panel.data_as(BarData)
-        names = _quoted(bars.categories)
+        names = quoted_names(bars.categories)
         if level == 1:
             out = [
                 f"It shows {len(bars.categories)} categories ({names})"
@@ -401,7 +382,7 @@ class BarKind(KindHooks):
             if len(bars.series) > 1:
                 out.append(
                     "A legend names the series "
-                    + _quoted([s.label or "" for s in bars.series])
+                    + quoted_names([s.label or "" for s in bars.series])
                     + "."
                 )
             return out
@@ -416,14 +397,14 @@ class BarKind(KindHooks):
                 )
             return out
         out = []
-        best = _clear_leader(bars.totals().tolist())
+        best = clear_leader(bars.totals().tolist())
         if best is not None and bars.mode != "grouped":
             out.append(
                 f'"{bars.categories[best]}" has the longest '
                 f"{'stack' if bars.mode == 'stacked' else 'bar'}."
             )
         if len(bars.series) > 1:
-            leader = _clear_leader([float(np.sum(s.values)) for s in bars.series])
+            leader = clear_leader([float(np.sum(s.values)) for s in bars.series])
             if leader is not None:
                 out.append(f'Series "{bars.series[leader].label}" has the largest total.')
         return out
@@ -453,7 +434,7 @@ def _value_questions(ctx: FigureContext, panel: PanelRecord, bars: BarData) -> N
         )
     if bars.mode == "grouped":
         return
-    best = _clear_leader(bars.totals().tolist())
+    best = clear_leader(bars.totals().tolist())
     if best is not None:
         ctx.ask(
             MAX_CATEGORY,
@@ -465,22 +446,8 @@ def _value_questions(ctx: FigureContext, panel: PanelRecord, bars: BarData) -> N
         )
 
 
-def _clear_leader(values: list[float]) -> int | None:
-    """The index of the largest value when it leads the runner-up by :data:`CLEAR_LEAD`."""
-    if len(values) < 2:
-        return None
-    order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
-    first, second = values[order[0]], values[order[1]]
-    return order[0] if first - second >= CLEAR_LEAD * abs(first) else None
-
-
 def _bar_ids(ctx: FigureContext, panel: int, series: int, item: int) -> list[int]:
     return [int(e.id) for e in ctx.elements(panel, "bar") if e.series == series and e.item == item]
-
-
-def _quoted(words: list[str]) -> str:
-    quoted = [f'"{spoken(w)}"' for w in words]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _num(value: float) -> str:

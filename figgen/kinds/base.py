@@ -23,6 +23,7 @@ from matplotlib.typing import LegendLocType
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
 from figgen.density.chart_table import PanelTable
 from figgen.element_kinds import ElementDecl
+from figgen.record import Element
 from figgen.records import PanelData as PanelData
 from figgen.records import PanelRecord
 from figgen.registry import Registry
@@ -184,8 +185,9 @@ class PlotKind(Protocol):
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         """The image's inputs' values as its record shows them (printed text where printed)."""
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        """Whether a drawn element shows items ``items`` of the input drawn as ``series``."""
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+        """Whether a drawn element (typed, or its stored dict) shows items ``items`` of the input
+        drawn as ``series``."""
 
 
 class KindHooks:
@@ -233,7 +235,7 @@ class KindHooks:
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         return False
 
 

@@ -26,9 +26,17 @@ from matplotlib.colors import to_rgb, to_rgba
 from pydantic import Field
 
 from figgen.element_kinds import mark
-from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_chart_table, box_stats, group_sample
+from figgen.kinds.box_data import (
+    WHIS,
+    BoxData,
+    BoxStats,
+    BoxStyle,
+    box_chart_table,
+    box_stats,
+    group_sample,
+)
+from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
 from figgen.kinds.marks import centres, point_marks
 from figgen.records import PanelRecord
 from figgen.sample.rng import integer, uniform
@@ -145,7 +153,7 @@ class BoxKind(KindHooks):
     ) -> Sampled:
         bc = cfg.section(self.name, BoxConfig)
         n_groups = integer(rng, bc.groups)
-        groups = _words(rng, vocab, n_groups)
+        groups = category_words(rng, vocab, n_groups)
         centre = float(np.exp(uniform(rng, (np.log(bc.centre[0]), np.log(bc.centre[1])))))
         spread = centre * uniform(rng, (0.05, 0.3))
         notched = bool(rng.random() < bc.notch_p)
@@ -163,7 +171,7 @@ class BoxKind(KindHooks):
         fits = all(s.q1 <= s.cilo and s.cihi <= s.q3 for s in stats)
         notch = notched and fits
         one_colour = rng.random() < 0.4
-        colors = _distinct_colors(rng, 1 if one_colour else n_groups, dark=dark)
+        colors = distinct_colors(rng, 1 if one_colour else n_groups, dark=dark)
         data = BoxData(
             groups=groups,
             samples=samples,
@@ -173,58 +181,58 @@ class BoxKind(KindHooks):
             whis=WHIS,
             orientation="horizontal" if rng.random() < bc.horizontal_p else "vertical",
         )
-        style: dict[str, Any] = {
-            "filled": bool(rng.random() < bc.filled_p),
-            "width": round(uniform(rng, (0.35, 0.75)), 2),
-            "linewidth": round(uniform(rng, (0.8, 1.8)), 2),
-            "flier_marker": str(rng.choice(["o", "D", "+", "x"])),
-            "flier_size": round(uniform(rng, (3.0, 6.0)), 1),
-            "grid": bool(rng.random() < cfg.style.grid_p),
-        }
+        style = BoxStyle(
+            filled=bool(rng.random() < bc.filled_p),
+            width=round(uniform(rng, (0.35, 0.75)), 2),
+            linewidth=round(uniform(rng, (0.8, 1.8)), 2),
+            flier_marker=str(rng.choice(["o", "D", "+", "x"])),
+            flier_size=round(uniform(rng, (3.0, 6.0)), 1),
+            grid=bool(rng.random() < cfg.style.grid_p),
+        )
         # the derived colours go into the record, so a reader of it knows every mark's ink
-        looks = [_look(color, style["filled"], dark) for color in data.colors]
-        style["line_colors"] = [look.line for look in looks]
-        style["median_colors"] = [look.median for look in looks]
+        looks = [_look(color, style.filled, dark) for color in data.colors]
+        style.line_colors = [look.line for look in looks]
+        style.median_colors = [look.median for look in looks]
         return Sampled(
             params={"sizes": sizes, "centre": centre, "spread": spread},
             data=data.to_dict(),
-            style=style,
+            style=style.to_dict(),
         )
 
     def category_axis(self, panel: PanelSpec) -> Axis:
-        return "y" if panel.data["orientation"] == "horizontal" else "x"
+        return "y" if BoxData.from_dict(panel.data).orientation == "horizontal" else "x"
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, boxes = panel.style, BoxData.from_dict(panel.data)
+        st, boxes = BoxStyle.from_dict(panel.style), BoxData.from_dict(panel.data)
         horizontal = boxes.orientation == "horizontal"
         looks = [
-            _Look(color if st["filled"] else "none", line, median, color)
+            _Look(color if st.filled else "none", line, median, color)
             for color, line, median in zip(
-                boxes.colors, st["line_colors"], st["median_colors"], strict=True
+                boxes.colors, st.line_colors, st.median_colors, strict=True
             )
         ]
         positions = np.arange(1, len(boxes.groups) + 1, dtype=float)
         for i, (stats, look) in enumerate(zip(boxes.stats, looks, strict=True)):
-            line = {"color": look.line, "linewidth": st["linewidth"]}
+            line = {"color": look.line, "linewidth": st.linewidth}
             ax.bxp(
                 [stats.bxp(boxes.groups[i])],
                 positions=[positions[i]],
-                widths=st["width"],
+                widths=st.width,
                 orientation="horizontal" if horizontal else "vertical",
                 patch_artist=True,
                 shownotches=boxes.notch,
                 boxprops={
                     "facecolor": look.face,
                     "edgecolor": look.line,
-                    "linewidth": st["linewidth"],
+                    "linewidth": st.linewidth,
                 },
                 whiskerprops=line,
                 capprops=line,
-                medianprops={"color": look.median, "linewidth": st["linewidth"] * 1.6},
+                medianprops={"color": look.median, "linewidth": st.linewidth * 1.6},
                 flierprops={
-                    "marker": st["flier_marker"],
-                    "markersize": st["flier_size"],
-                    "markerfacecolor": look.flier if st["flier_marker"] in "oD" else "none",
+                    "marker": st.flier_marker,
+                    "markersize": st.flier_size,
+                    "markerfacecolor": look.flier if st.flier_marker in "oD" else "none",
                     "markeredgecolor": look.flier,
                     "linestyle": "none",
                 },
@@ -233,18 +241,18 @@ class BoxKind(KindHooks):
         axis = ax.yaxis if horizontal else ax.xaxis
         axis.set_ticks(positions, labels=boxes.groups)
         (ax.set_ylim if horizontal else ax.set_xlim)(0.5, len(positions) + 0.5)
-        rotation = st.get(f"{self.category_axis(panel)}_tick_rotation")
+        rotation = st.tick_rotation("y" if horizontal else "x")
         if rotation:
-            ax.tick_params(axis=self.category_axis(panel), labelrotation=rotation)
+            ax.tick_params(axis="y" if horizontal else "x", labelrotation=rotation)
         if horizontal:
             ax.invert_yaxis()  # the first group on top, where reading starts
-        ax.grid(st["grid"], axis="x" if horizontal else "y")
+        ax.grid(st.grid, axis="x" if horizontal else "y")
         ax.set_axisbelow(True)
         dpi = ax.figure.dpi
 
         def probe(renderer: RendererBase) -> list[Mark]:
-            pad = max(st["linewidth"] * dpi / 72 / 2, 0.5)
-            half = st["width"] / 2
+            pad = max(st.linewidth * dpi / 72 / 2, 0.5)
+            half = st.width / 2
             marks: list[Mark] = []
 
             def box(
@@ -262,8 +270,8 @@ class BoxKind(KindHooks):
             # fmt: off
             for g, (stats, look) in enumerate(zip(boxes.stats, looks, strict=True)):
                 p, edge = float(positions[g]), to_rgba(look.line)
-                ink = to_rgba(look.face) if st["filled"] else edge
-                outline = edge if st["filled"] else None
+                ink = to_rgba(look.face) if st.filled else edge
+                outline = edge if st.filled else None
                 box("box", g, (p - half, p + half), (stats.q1, stats.q3),
                     value=[p, stats.q1, stats.q3], item=g, color=ink, edge=outline)
                 wide = half / 2 if boxes.notch else half  # a notch narrows the box at the median
@@ -278,7 +286,7 @@ class BoxKind(KindHooks):
                 values = np.array(stats.fliers, dtype=float)
                 at = np.column_stack([np.full(len(values), p), values])
                 xy = centres(ax, *(at[:, ::-1] if horizontal else at).T)
-                size = st["flier_size"] * dpi / 72 / 2 + pad
+                size = st.flier_size * dpi / 72 / 2 + pad
                 marks += point_marks("outlier", xy, size, at, series=g, color=to_rgba(look.flier))
             # fmt: on
             return marks
@@ -322,7 +330,7 @@ class BoxKind(KindHooks):
             notch = " notched" if boxes.notch else ""
             return [
                 f"It shows {count(len(boxes.groups), f'{boxes.orientation}{notch} box')}, "
-                f"one per group: {_quoted(boxes.groups)}."
+                f"one per group: {quoted_names(boxes.groups)}."
             ]
         read = _reading(ctx, panel, boxes)
         if level == 2:
@@ -445,7 +453,7 @@ def _countable_outliers(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) 
 def _leaders(boxes: BoxData, span: float) -> list[tuple[Family, str]]:
     """The group with the clearly largest IQR and the one with the clearly highest median."""
     out = []
-    widest = _clear_leader([s.iqr for s in boxes.stats])
+    widest = clear_leader([s.iqr for s in boxes.stats])
     if widest is not None:
         out.append((LARGEST_SPREAD, boxes.groups[widest]))
     medians = [s.med for s in boxes.stats]

@@ -1,4 +1,5 @@
-"""The numbers of a box plot panel: each group's sample and the Tukey statistics its box draws.
+"""The numbers of a box plot panel (each group's sample and the Tukey statistics its box
+draws) and its look.
 
 :func:`box_stats` computes what matplotlib's ``cbook.boxplot_stats`` does (linear-interpolated
 quartiles, whiskers to the furthest value within ``whis`` IQRs of the box, every value beyond an
@@ -8,13 +9,13 @@ numbers with ``Axes.bxp``, so the record and the drawing hold the same statistic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from figgen.density.chart_table import ChartTable, Row, number_text
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer, sig, uniform
 
 WHIS = 1.5
@@ -56,17 +57,24 @@ class BoxData(PanelData):
     whis: float
     orientation: Literal["vertical", "horizontal"]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BoxData:
-        return cls(
-            groups=list(data["groups"]),
-            samples=[list(s) for s in data["samples"]],
-            stats=[BoxStats(**s) for s in data["stats"]],
-            colors=list(data["colors"]),
-            notch=bool(data["notch"]),
-            whis=float(data["whis"]),
-            orientation=data["orientation"],
-        )
+    NESTED = {"stats": BoxStats}
+
+
+@panel_style("box")
+@dataclass
+class BoxStyle(PanelStyle):
+    """A box plot's look: filled or outlined boxes, their width (group spacing 1), line width,
+    outlier symbol and size (points), grid, and each group's line and median colours (derived
+    from its fill at sampling, stored so a reader of the record knows every mark's ink)."""
+
+    filled: bool = True
+    width: float = 0.5
+    linewidth: float = 1.0
+    flier_marker: str = "o"
+    flier_size: float = 4.0
+    grid: bool = False
+    line_colors: list[str] = field(default_factory=list)
+    median_colors: list[str] = field(default_factory=list)
 
 
 def box_stats(values: list[float], whis: float = WHIS) -> BoxStats:

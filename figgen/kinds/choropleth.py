@@ -29,12 +29,12 @@ from pydantic import Field
 
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import COLORMAPS, Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.colorbar import add_colorbar
+from figgen.kinds.colorbar import add_colorbar, colorbar_colormap
 from figgen.kinds.fit_text import TextFitter, text_colour
 from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
 from figgen.kinds.marks import background, contrast_edge
 from figgen.kinds.regions import REGION_SET_NOUNS, REGION_SETS, Region, project, region_set
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
@@ -98,6 +98,20 @@ class MapData(PanelData):
         """Each region's class (index into ``bins``; the last class includes its top edge)."""
         edges = np.asarray(self.bins, dtype=float)
         return np.clip(np.searchsorted(edges, self.array(), side="right") - 1, 0, len(edges) - 2)
+
+
+@panel_style("map")
+@dataclass
+class MapStyle(PanelStyle):
+    """A map's look: colormap, colour bar (continuous maps), region outlines, label size."""
+
+    colormap: str = "viridis"
+    colorbar: str | None = None
+    colorbar_label: str | None = None
+    edgecolor: str = "white"
+    linewidth: float = 0.5
+    label_scale: float = 1.0
+    """Region labels' size relative to the tick labels."""
 
 
 class MapConfig(Section):
@@ -203,30 +217,30 @@ class MapKind(KindHooks):
         bins, decimals = _bins(values, integer(rng, mc.classes)) if scheme == "classed" else ([], 0)
         data = MapData(name, [r.label for r in regions], values.tolist(), scheme, bins, decimals)
         colorbar = choose(rng, mc.colorbar_location) if scheme == "continuous" else None
-        style = {
-            "colormap": str(rng.choice(COLORMAPS)),
-            "colorbar": colorbar,
-            "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
-            "edgecolor": "white" if rng.random() < 0.5 else "#404040",
-            "linewidth": round(uniform(rng, (0.3, 0.9)), 2),
-            "label_scale": round(uniform(rng, (0.9, 1.1)), 2),
-        }
-        return Sampled(params={**params, "top": top, "low": low}, data=data.to_dict(), style=style)
+        style = MapStyle(
+            colormap=str(rng.choice(COLORMAPS)),
+            colorbar=colorbar,
+            colorbar_label=colorbar_label(rng, vocab, cfg.text) if colorbar else None,
+            edgecolor="white" if rng.random() < 0.5 else "#404040",
+            linewidth=round(uniform(rng, (0.3, 0.9)), 2),
+            label_scale=round(uniform(rng, (0.9, 1.1)), 2),
+        )
+        return Sampled(
+            params={**params, "top": top, "low": low}, data=data.to_dict(), style=style.to_dict()
+        )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, MapData.from_dict(panel.data)
+        st, d = MapStyle.from_dict(panel.style), MapData.from_dict(panel.data)
         regions = region_set(d.region_set)
         mid = _mid_latitude(regions)
         rings = [[project(ring, mid) for ring in r.rings] for r in regions]
-        mappable = _mappable(d, st["colormap"])
+        mappable = _mappable(d, st.colormap)
         fills = mappable.to_rgba(d.classes() if d.scheme == "classed" else d.array())
         ax.set_axis_off()  # first: the map's background is then the figure's
-        edge = contrast_edge(fills, background(ax)) or st["edgecolor"]
+        edge = contrast_edge(fills, background(ax)) or st.edgecolor
         for shape, fill in zip(rings, fills, strict=True):
             ax.add_collection(
-                PolyCollection(
-                    shape, facecolors=[fill], edgecolors=edge, linewidths=st["linewidth"]
-                )
+                PolyCollection(shape, facecolors=[fill], edgecolors=edge, linewidths=st.linewidth)
             )
         everything = np.concatenate([ring for shape in rings for ring in shape])
         lo, hi = everything.min(axis=0), everything.max(axis=0)
@@ -235,7 +249,7 @@ class MapKind(KindHooks):
         ax.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
         ax.set_aspect("equal")
         where = centroids(regions)
-        size = style.sizes.tick * st["label_scale"]
+        size = style.sizes.tick * st.label_scale
         texts = [
             ax.text(
                 x,
@@ -271,10 +285,10 @@ class MapKind(KindHooks):
             cbar = add_colorbar(
                 ax,
                 mappable,
-                st["colorbar"],
-                st["colorbar_label"],
+                st.colorbar,
+                st.colorbar_label,
                 style,
-                nbins=st.get("cbar_nbins"),
+                nbins=st.cbar_nbins,
             )
 
         def probe(renderer: RendererBase) -> list[Mark]:
@@ -299,8 +313,7 @@ class MapKind(KindHooks):
         return Drawn(probes=[probe], colorbar=cbar)
 
     def shown_colormap(self, panel: PanelRecord) -> str | None:
-        style = panel.style
-        return str(style["colormap"]) if style.get("colorbar") else None
+        return colorbar_colormap(panel.style_as(MapStyle))
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         d, index = panel.data_as(MapData), panel.index
@@ -326,7 +339,7 @@ class MapKind(KindHooks):
             ask_findings(ctx, panel, map_findings(panel), evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
-        d, style = panel.data_as(MapData), panel.style
+        d, style = panel.data_as(MapData), panel.style_as(MapStyle)
         named = labelled(ctx, panel)
         if level == 1:
             noun = REGION_SET_NOUNS.get(d.region_set, "regions")
@@ -336,8 +349,8 @@ class MapKind(KindHooks):
                 else "on a continuous colour scale"
             )
             out = [f"It is a map of {noun}, each coloured by its value {how}."]
-            if d.scheme == "continuous" and style.get("colormap"):
-                out.append(colormap_sentence(style["colormap"]))
+            if d.scheme == "continuous" and style.colormap:
+                out.append(colormap_sentence(style.colormap))
             out.append(f"{count(len(named), 'region').capitalize()} carry name labels.")
             return out
         values = d.array()
@@ -388,7 +401,7 @@ def class_labels(d: MapData) -> list[str]:
 def readable(panel: PanelRecord) -> bool:
     """Whether colours order the values: not on a cyclic colour bar, whose ends look alike."""
     d = panel.data_as(MapData)
-    return d.scheme == "classed" or panel.style.get("colormap") not in CYCLIC_COLORMAPS
+    return d.scheme == "classed" or panel.style_as(MapStyle).colormap not in CYCLIC_COLORMAPS
 
 
 def labelled(ctx: FigureContext, panel: PanelRecord) -> list[int]:

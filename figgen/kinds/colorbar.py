@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colorbar import Colorbar
@@ -29,3 +31,19 @@ def add_colorbar(
     if label:
         cbar.set_label(label, fontsize=style.sizes.colorbar)
     return cbar
+
+
+class ColorbarLook(Protocol):
+    """A style with a colormap and an optional colour bar (heatmaps, maps)."""
+
+    @property
+    def colormap(self) -> str | None: ...
+
+    @property
+    def colorbar(self) -> str | None: ...
+
+
+def colorbar_colormap(style: ColorbarLook) -> str | None:
+    """The colormap a reader can name: the one a colour bar shows (cells alone do not tell
+    one map from another)."""
+    return str(style.colormap) if style.colorbar else None

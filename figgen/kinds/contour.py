@@ -28,7 +28,7 @@ from figgen.kinds.base import (
 from figgen.kinds.colorbar import add_colorbar
 from figgen.kinds.marks import path_extent_marks
 from figgen.kinds.scatter import ScatterConfig
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
@@ -92,6 +92,27 @@ class ContourData(PanelData):
     levels: list[float] = field(default_factory=list)
     samples_x: list[float] | None = None
     samples_y: list[float] | None = None
+
+
+@panel_style("contour")
+@dataclass
+class ContourStyle(PanelStyle):
+    """A contour panel's look: filled image, lines or both; colormap, line colour and width
+    (lines without a colormap), colour bar."""
+
+    contour_style: str | None = None
+    """"image", "lines" or "both"."""
+    colormap: str | None = None
+    line_color: str = "black"
+    linewidth: float = 1.0
+    colorbar: str | None = None
+    colorbar_label: str | None = None
+    labels_inline: bool = False
+
+    @property
+    def filled(self) -> bool:
+        """Whether filled bands are drawn (the image styles)."""
+        return self.contour_style in ("image", "both")
 
 
 class ContourConfig(Section):
@@ -180,43 +201,43 @@ class ContourKind(KindHooks):
             samples_x=None,
             samples_y=None,
         )
-        style = {
-            "contour_style": contour_style,
-            "colormap": colormap if colormap or contour_style == "lines" else "Greys",
-            "line_color": random_color(rng, dark=dark),
-            "linewidth": round(uniform(rng, (0.6, 2.0)), 2),
-            "colorbar": colorbar,
-            "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
-            "labels_inline": False,
-        }
-        return Sampled(params=params, data=data.to_dict(), style=style)
+        style = ContourStyle(
+            contour_style=contour_style,
+            colormap=colormap if colormap or contour_style == "lines" else "Greys",
+            line_color=random_color(rng, dark=dark),
+            linewidth=round(uniform(rng, (0.6, 2.0)), 2),
+            colorbar=colorbar,
+            colorbar_label=colorbar_label(rng, vocab, cfg.text) if colorbar else None,
+            labels_inline=False,
+        )
+        return Sampled(params=params, data=data.to_dict(), style=style.to_dict())
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, ContourData.from_dict(panel.data)
+        st, d = ContourStyle.from_dict(panel.style), ContourData.from_dict(panel.data)
         x, y, z = np.asarray(d.x), np.asarray(d.y), np.asarray(d.z)
         levels = list(d.levels)
         filled = lines = None
-        if st["contour_style"] in ("image", "both"):
+        if st.filled:
             bounds = [float(z.min()), *levels, float(z.max())]
-            filled = ax.contourf(x, y, z, levels=bounds, cmap=st["colormap"])
-        if st["contour_style"] in ("lines", "both"):
-            line_kw = (
-                {"cmap": st["colormap"]}
-                if st["colormap"] and filled is None
-                else {"colors": st["line_color"] if filled is None else "k"}
+            filled = ax.contourf(x, y, z, levels=bounds, cmap=st.colormap)
+        if st.contour_style in ("lines", "both"):
+            line_kw: dict[str, Any] = (
+                {"cmap": st.colormap}
+                if st.colormap and filled is None
+                else {"colors": st.line_color if filled is None else "k"}
             )
-            lines = ax.contour(x, y, z, levels=levels, linewidths=st["linewidth"], **line_kw)
+            lines = ax.contour(x, y, z, levels=levels, linewidths=st.linewidth, **line_kw)
         mappable = filled if filled is not None else lines
         cbar = (
             add_colorbar(
                 ax,
                 mappable,
-                st["colorbar"],
-                st["colorbar_label"],
+                st.colorbar,
+                st.colorbar_label,
                 style,
-                nbins=st.get("cbar_nbins"),
+                nbins=st.cbar_nbins,
             )
-            if mappable is not None and st["colormap"]
+            if mappable is not None and st.colormap
             else None
         )
 
@@ -234,14 +255,14 @@ class ContourKind(KindHooks):
         return Drawn(probes=[probe], colorbar=cbar)
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
-        style = panel.style
+        style = panel.style_as(ContourStyle)
         fields = ctx.element_ids(panel.index, "contour_level", "contour_band")
         if level == 1:
-            if style.get("contour_style") in CONTOUR_STYLES:
+            if style.contour_style in CONTOUR_STYLES:
                 ctx.ask(
                     CONTOUR_STYLE,
                     panel,
-                    style["contour_style"],
+                    style.contour_style,
                     choices=CONTOUR_STYLES,
                     evidence=fields,
                 )
@@ -252,17 +273,17 @@ class ContourKind(KindHooks):
             ask_findings(ctx, panel, _findings(panel), evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
-        data, style = panel.data_as(ContourData), panel.style
+        data, style = panel.data_as(ContourData), panel.style_as(ContourStyle)
         if level == 1:
             how = {
                 "image": "a filled colour image",
                 "lines": "contour lines",
                 "both": "a filled colour image with contour lines",
-            }.get(str(style.get("contour_style")), "contours")
+            }.get(style.contour_style or "", "contours")
             levels = count(len(data.levels), "level")
             out = [f"It is drawn as {how} with {levels}."]
-            if style.get("colormap"):
-                out.append(colormap_sentence(style["colormap"]))
+            if style.colormap:
+                out.append(colormap_sentence(style.colormap))
             return out
         z = np.asarray(data.z, dtype=float)
         if level == 2:
@@ -283,9 +304,8 @@ class ContourKind(KindHooks):
 
     def shown_colormap(self, panel: PanelRecord) -> str | None:
         # only a filled contour shows its map: lines alone show too few colours to tell maps apart
-        style = panel.style
-        filled = style.get("contour_style") in ("image", "both")
-        return style.get("colormap") or None if filled else None
+        style = panel.style_as(ContourStyle)
+        return style.colormap or None if style.filled else None
 
 
 def _upsample(coarse: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -307,7 +327,7 @@ def contour_mean_y(panel: PanelRecord) -> float | None:
     samples = data.samples_y
     if samples is not None and len(samples) > 0:
         return float(np.mean(samples))
-    if panel.get("distribution") != "gmm":
+    if panel.distribution != "gmm":
         return None
     z = np.asarray(data.z, dtype=float)
     weights = z - z.min()
@@ -330,7 +350,7 @@ def _findings(panel: PanelRecord) -> list[Finding]:
 
 def _value_reading(panel: PanelRecord, z: np.ndarray) -> AxisReading:
     """How the field's values are read: off the colour bar, whose ticks step like the levels."""
-    label = panel.style.get("colorbar_label")
+    label = panel.style_as(ContourStyle).colorbar_label
     return AxisReading(resolution_for(nice_step(float(np.ptp(z)))), axis_unit(label))
 
 
@@ -371,7 +391,7 @@ def _field_sentences(panel: PanelRecord, z: np.ndarray) -> list[str]:
 
 
 def _values(ctx: FigureContext, panel: PanelRecord, fields: list[int]) -> None:
-    data, style = panel.data_as(ContourData), panel.style
+    data, style = panel.data_as(ContourData), panel.style_as(ContourStyle)
     mean = contour_mean_y(panel)
     if mean is not None:
         what = (
@@ -382,7 +402,7 @@ def _values(ctx: FigureContext, panel: PanelRecord, fields: list[int]) -> None:
         span = max(data.y) - min(data.y)
         ctx.ask(MEAN_Y, panel, round_sig(mean), evidence=fields, span=span, what=what)
     range_question(ctx, panel, "the contours", min(data.x), max(data.x), fields)
-    if style.get("colorbar") and style.get("contour_style") in ("image", "both"):
+    if style.colorbar and style.filled:
         # filled bands run from min(z) to max(z), so the colour bar spans exactly that
         z = [float(v) for row in data.z for v in row]
         bar = ctx.element_ids(panel.index, "colorbar", "colorbar_tick_label")

@@ -33,11 +33,12 @@ from figgen.kinds.base import (
     Sampled,
     register,
 )
-from figgen.kinds.colorbar import add_colorbar
+from figgen.kinds.categories import category_words, quoted_names
+from figgen.kinds.colorbar import add_colorbar, colorbar_colormap
 from figgen.kinds.fit_text import TextFitter, text_colour
 from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
 from figgen.kinds.marks import background, contrast_edge
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import choose, integer, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
@@ -47,7 +48,7 @@ from figgen.vqa.families import COLORMAP, Family, declare
 from figgen.vqa.findings import Finding, ask_findings
 from figgen.vqa.readout import spoken_number
 from figgen.vqa.spoken import spoken
-from figgen.vqa.wording import count, join
+from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
@@ -91,6 +92,7 @@ MIN_TEXT_PT = 6.0
 MIN_EDGE_PT = 0.8
 """Outline width (points) of cells drawn where a cell's colour is the background's."""
 MAX_WORD = 8
+"""Row and column labels are vocabulary words of at most this many letters."""
 
 
 @panel_data("heatmap")
@@ -107,12 +109,27 @@ class HeatmapData(PanelData):
         return np.asarray(self.values, dtype=float)
 
 
+@panel_style("heatmap")
+@dataclass
+class HeatmapStyle(PanelStyle):
+    """A heatmap's look: colormap, printed values, colour bar, gutters between cells."""
+
+    colormap: str = "viridis"
+    annotate: bool = False
+    """Each cell prints its value."""
+    colorbar: str | None = None
+    colorbar_label: str | None = None
+    gaps: float = 0.0
+    """Gutter width between cells in points (0: none)."""
+
+
 def heatmap_chart_table(panel: PanelRecord) -> ChartTable | None:
     """The density table of a heatmap: one series per row (its label), one row per cell (X
     Value the column label, Y Value the cell's value). Only where a colour bar names one value
     per colour: printed values may not fit their cells when the panel is drawn again alone
     (their size follows the cell), and a cyclic colour scale names two values per colour."""
-    if not panel.style.get("colorbar") or panel.style.get("colormap") in CYCLIC_COLORMAPS:
+    style = panel.style_as(HeatmapStyle)
+    if not style.colorbar or style.colormap in CYCLIC_COLORMAPS:
         return None
     d = panel.data_as(HeatmapData)
     rows = [
@@ -136,11 +153,6 @@ class HeatmapConfig(Section):
     colorbar_location: Annotated[
         Weights, one_of("colorbar location", ("right", "left", "top", "bottom"))
     ] = Field(default_factory=lambda: {"right": 0.7, "left": 0.1, "top": 0.1, "bottom": 0.1})
-
-
-def _labels(rng: np.random.Generator, vocab: Vocabulary, n: int) -> list[str]:
-    pool = sorted({w for w in vocab.words if w.isalpha() and len(w) <= MAX_WORD})
-    return [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
 
 
 def _field(
@@ -219,26 +231,31 @@ class HeatmapKind(KindHooks):
             else None
         )
         data = HeatmapData(
-            _labels(rng, vocab, n_rows), _labels(rng, vocab, n_cols), values.tolist(), decimals
+            category_words(rng, vocab, n_rows, longest=MAX_WORD),
+            category_words(rng, vocab, n_cols, longest=MAX_WORD),
+            values.tolist(),
+            decimals,
         )
-        style = {
-            "colormap": str(rng.choice(COLORMAPS)),
-            "annotate": annotate,
-            "colorbar": colorbar,
-            "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
-            "gaps": round(uniform(rng, (0.5, 2.0)), 2) if rng.random() < 0.4 else 0.0,
-        }
-        return Sampled(params={**params, "top": top, "low": low}, data=data.to_dict(), style=style)
+        style = HeatmapStyle(
+            colormap=str(rng.choice(COLORMAPS)),
+            annotate=annotate,
+            colorbar=colorbar,
+            colorbar_label=colorbar_label(rng, vocab, cfg.text) if colorbar else None,
+            gaps=round(uniform(rng, (0.5, 2.0)), 2) if rng.random() < 0.4 else 0.0,
+        )
+        return Sampled(
+            params={**params, "top": top, "low": low}, data=data.to_dict(), style=style.to_dict()
+        )
 
     def category_axis(self, panel: PanelSpec) -> CategoryAxes:
         return "xy"
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, HeatmapData.from_dict(panel.data)
+        st, d = HeatmapStyle.from_dict(panel.style), HeatmapData.from_dict(panel.data)
         grid = d.grid()
         norm = Normalize(float(grid.min()), float(grid.max()))
         image = ax.imshow(
-            grid, cmap=st["colormap"], norm=norm, aspect="auto", interpolation="nearest"
+            grid, cmap=st.colormap, norm=norm, aspect="auto", interpolation="nearest"
         )  # nearest: a style's bilinear default would blend the cells
         n_rows, n_cols = grid.shape
         ax.set_xticks(np.arange(n_cols), labels=d.columns)
@@ -250,10 +267,10 @@ class HeatmapKind(KindHooks):
         cmap = image.get_cmap()
         colours = cmap(norm(grid))
         edge = contrast_edge(colours, background(ax))
-        if st["gaps"] or edge:  # gutters between cells, as seaborn's linewidths draw them
+        if st.gaps or edge:  # gutters between cells, as seaborn's linewidths draw them
             ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
             ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
-            width = max(st["gaps"], MIN_EDGE_PT if edge else 0.0)
+            width = max(st.gaps, MIN_EDGE_PT if edge else 0.0)
             colour = edge or ax.get_facecolor()
             ax.grid(which="minor", color=colour, linewidth=width, linestyle="-", alpha=1.0)
             ax.tick_params(which="minor", length=0)
@@ -261,7 +278,7 @@ class HeatmapKind(KindHooks):
         # printed values start as large as the tick labels or TEXT_PT, whichever is larger, and
         # shrink to fit their cells
         size = max(style.sizes.tick, TEXT_PT)
-        if st["annotate"]:
+        if st.annotate:
             for r in range(n_rows):
                 for c in range(n_cols):
                     texts.append(
@@ -282,9 +299,7 @@ class HeatmapKind(KindHooks):
                 return [Path(corners)]
 
             ax.add_artist(TextFitter(texts, room, mode="shrink", size=size, min_size=MIN_TEXT_PT))
-        cbar = add_colorbar(
-            ax, image, st["colorbar"], st["colorbar_label"], style, nbins=st.get("cbar_nbins")
-        )
+        cbar = add_colorbar(ax, image, st.colorbar, st.colorbar_label, style, nbins=st.cbar_nbins)
 
         def probe(renderer: RendererBase) -> list[Mark]:
             marks = []
@@ -321,8 +336,7 @@ class HeatmapKind(KindHooks):
         return Drawn(probes=[probe], colorbar=cbar)
 
     def shown_colormap(self, panel: PanelRecord) -> str | None:
-        style = panel.style
-        return str(style["colormap"]) if style.get("colorbar") else None
+        return colorbar_colormap(panel.style_as(HeatmapStyle))
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         d, index = panel.data_as(HeatmapData), panel.index
@@ -337,16 +351,16 @@ class HeatmapKind(KindHooks):
             ask_findings(ctx, panel, heatmap_findings(panel, annotated(ctx, panel)), evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
-        d, style = panel.data_as(HeatmapData), panel.style
+        d, style = panel.data_as(HeatmapData), panel.style_as(HeatmapStyle)
         grid, shown = d.grid(), annotated(ctx, panel)
         if level == 1:
             out = [
-                f"It is a grid of {count(len(d.rows), 'row')} ({_quoted(d.rows)}) by "
-                f"{count(len(d.columns), 'column')} ({_quoted(d.columns)}) of coloured cells"
+                f"It is a grid of {count(len(d.rows), 'row')} ({quoted_names(d.rows)}) by "
+                f"{count(len(d.columns), 'column')} ({quoted_names(d.columns)}) of coloured cells"
                 + (", each printed with its value." if shown else ".")
             ]
-            if style.get("colormap"):
-                out.append(colormap_sentence(style["colormap"]))
+            if style.colormap:
+                out.append(colormap_sentence(style.colormap))
             return out
         if level == 2:
             low = np.unravel_index(int(np.argmin(grid)), grid.shape)
@@ -363,7 +377,7 @@ class HeatmapKind(KindHooks):
         if found:
             return [f.sentence for f in found]
         out = ["The values show no single direction."]
-        if not shown and style.get("colormap") in CYCLIC_COLORMAPS:
+        if not shown and style.colormap in CYCLIC_COLORMAPS:
             return out
         margin = 0.0 if shown else CLEAR_SHARE * float(np.ptp(grid))
         r, c = _clear_line(grid, margin), _clear_line(grid.T, margin)
@@ -380,8 +394,8 @@ def annotated(ctx: FigureContext, panel: PanelRecord) -> bool:
 
 def heatmap_findings(panel: PanelRecord, shown: bool) -> list[Finding]:
     """The direction the values increase, where a plane fits the grid clearly."""
-    d, style = panel.data_as(HeatmapData), panel.style
-    if not shown and style.get("colormap") in CYCLIC_COLORMAPS:
+    d = panel.data_as(HeatmapData)
+    if not shown and panel.style_as(HeatmapStyle).colormap in CYCLIC_COLORMAPS:
         return []
     grid = d.grid()
     rows, cols = np.indices(grid.shape)
@@ -416,7 +430,7 @@ def _value_questions(ctx: FigureContext, panel: PanelRecord, d: HeatmapData) -> 
                 row=d.rows[r],
                 column=d.columns[c],
             )
-    if not shown and panel.style.get("colormap") in CYCLIC_COLORMAPS:
+    if not shown and panel.style_as(HeatmapStyle).colormap in CYCLIC_COLORMAPS:
         return
     cells = ctx.element_ids(index, "cell", "colorbar")
     margin = 0.0 if shown else CLEAR_SHARE * span
@@ -441,10 +455,6 @@ def _clear_line(grid: np.ndarray, margin: float) -> int | None:
 def _cell(d: HeatmapData, where: tuple[Any, ...]) -> str:
     r, c = (int(i) for i in where)
     return f'row "{spoken(d.rows[r])}", column "{spoken(d.columns[c])}"'
-
-
-def _quoted(words: list[str]) -> str:
-    return join([f'"{spoken(w)}"' for w in words])
 
 
 register(HeatmapKind())

@@ -20,7 +20,16 @@ from matplotlib.colors import to_rgba
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.marks import BAR, ERRORBAR, centres, errorbar_marks
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.record import Element
+from figgen.records import (
+    PanelData,
+    PanelRecord,
+    PanelStyle,
+    as_element,
+    only_panel,
+    panel_data,
+    panel_style,
+)
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -88,6 +97,21 @@ class HistogramData(PanelData):
     errors: list[float] | None = None
 
 
+@panel_style("histogram")
+@dataclass
+class HistogramStyle(PanelStyle):
+    """A histogram's look: bar fill, an optional outline of its own colour, grid."""
+
+    color: str = "#1f77b4"
+    edgecolor: str | None = None
+    edgewidth: float = 0.0
+    grid: bool = False
+
+    def edge_px(self, dpi: float) -> float:
+        """Half the outline's width in pixels (0 without an outline): how far it reaches."""
+        return (self.edgewidth if self.edgecolor else 0.0) * dpi / 72 / 2
+
+
 class HistogramConfig(Section):
     samples: Annotated[IntRange, within(2, 100_000)] = (10, 10000)
     bins: Annotated[IntRange, within(1, 200)] = (1, 100)
@@ -130,32 +154,27 @@ class HistogramKind(KindHooks):
             orientation="horizontal" if horizontal else "vertical",
             errors=sig(np.sqrt(counts)) if errors else None,
         )
-        style = {
-            "color": random_color(rng, dark=dark),
-            "edgecolor": random_color(rng, dark=dark) if rng.random() < 0.5 else None,
-            "edgewidth": round(uniform(rng, (0.3, 1.5)), 2),
-            "grid": bool(rng.random() < cfg.style.grid_p),
-        }
+        style = HistogramStyle(
+            color=random_color(rng, dark=dark),
+            edgecolor=random_color(rng, dark=dark) if rng.random() < 0.5 else None,
+            edgewidth=round(uniform(rng, (0.3, 1.5)), 2),
+            grid=bool(rng.random() < cfg.style.grid_p),
+        )
         scale: Scale = "log" if count_log else "linear"
         return Sampled(
             params=params,
             data=data.to_dict(),
-            style=style,
+            style=style.to_dict(),
             xscale=scale if horizontal else "linear",
             yscale="linear" if horizontal else scale,
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, HistogramData.from_dict(panel.data)
+        st, d = HistogramStyle.from_dict(panel.style), HistogramData.from_dict(panel.data)
         edges, counts = np.asarray(d.bin_edges), np.asarray(d.counts, dtype=float)
         left, width = edges[:-1], np.diff(edges)
         horizontal = d.orientation == "horizontal"
-        edge_kw = (
-            {"edgecolor": st["edgecolor"], "linewidth": st["edgewidth"]}
-            if st["edgecolor"]
-            else {"linewidth": 0}
-        )
-        _draw_bins(ax, left, width, counts, horizontal, st["color"], edge_kw)
+        _draw_bins(ax, left, width, counts, horizontal, st)
         mids = (edges[:-1] + edges[1:]) / 2
         err_kw: dict[str, Any] = {
             "fmt": "none",
@@ -168,11 +187,11 @@ class HistogramKind(KindHooks):
                 ax.errorbar(counts, mids, xerr=d.errors, **err_kw)
             else:
                 ax.errorbar(mids, counts, yerr=d.errors, **err_kw)
-        ax.grid(st["grid"])
+        ax.grid(st.grid)
         dpi = ax.figure.dpi
 
         def probe(renderer: RendererBase) -> list[Mark]:
-            pad = (st["edgewidth"] if st["edgecolor"] else 0.0) * dpi / 72 / 2
+            pad = st.edge_px(dpi)
             log_counts = (ax.get_xscale() if horizontal else ax.get_yscale()) == "log"
             base = (ax.get_xlim() if horizontal else ax.get_ylim())[0] if log_counts else 0.0
             if horizontal:
@@ -185,7 +204,7 @@ class HistogramKind(KindHooks):
                     centres(ax, left, np.full_like(left, base)),
                     centres(ax, left + width, counts),
                 )
-            colour = to_rgba(st["color"])
+            colour = to_rgba(st.color)
             marks = []
             for i in range(len(counts)):
                 x0, x1 = sorted((lo[i, 0], hi[i, 0]))
@@ -202,7 +221,7 @@ class HistogramKind(KindHooks):
                         value=[float(mids[i]), float(counts[i])],
                         item=i,
                         color=colour,
-                        edge=to_rgba(st["edgecolor"]) if st["edgecolor"] else None,
+                        edge=to_rgba(st.edgecolor) if st.edgecolor else None,
                         empty=bool(empty),
                     )
                 )
@@ -261,8 +280,9 @@ class HistogramKind(KindHooks):
 
     def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
         # count errors lie along the bars: vertical bars get y error bars
-        horizontal = panel.data.get("orientation") == "horizontal"
-        errors = has(panel.data.get("errors"))
+        data = panel.data_as(HistogramData)
+        horizontal = data.orientation == "horizontal"
+        errors = has(data.errors)
         return horizontal and errors, not horizontal and errors
 
     # LongChart: a histogram of one vector's observations, one bar per value on the grid of
@@ -284,24 +304,24 @@ class HistogramKind(KindHooks):
         on_grid = [round(v, places) for v in shown.values]
         counts = [on_grid.count(v) for v in grid]
         data = HistogramData(samples=list(shown.values), bin_edges=edges, counts=counts)
-        style = {
-            "color": chart.colour(0),
-            "edgecolor": "#222222",
-            "edgewidth": 0.8,
-            "grid": True,
+        style = HistogramStyle(
+            color=chart.colour(0),
+            edgecolor="#222222",
+            edgewidth=0.8,
+            grid=True,
             # a tick per value and per count where the labels fit (the locator thins them
             # otherwise, to steps of 2 or 5): bars and heights read as whole numbers
-            "x_nbins": len(grid) + 1,
-            "y_nbins": max(counts) + 1,
-        }
+            x_nbins=len(grid) + 1,
+            y_nbins=max(counts) + 1,
+        )
         what = f"number of {chart.index_title}s" if chart.index_title else "count"
-        return ChartPanel(data.to_dict(), style, shown.heading, what)
+        return ChartPanel(data.to_dict(), style.to_dict(), shown.heading, what)
 
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         """The observations as the bars give them: each bar's value as often as it is tall,
         in ascending order (they fill the input's labels in that order)."""
         (shown,) = chart.inputs
-        data = HistogramData.from_dict(record["panels"][0]["data"])
+        data = only_panel(record).data_as(HistogramData)
         edges = data.bin_edges
         values = [
             round((edges[i] + edges[i + 1]) / 2, shown.decimals)
@@ -310,15 +330,16 @@ class HistogramKind(KindHooks):
         ]
         return [tuple(float(v) for v in values)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
         # any label's value may sit in any bar: a reading of the input needs every filled bar
-        return bool(element["kind"] == "bar" and element["value"][1] > 0)
+        mark = as_element(element)
+        return bool(mark.kind == "bar" and mark.value is not None and mark.value[1] > 0)
 
     def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
         data = panel.data_as(HistogramData)
         horizontal = data.orientation == "horizontal"
         edges = data.bin_edges
-        scale = panel.get("yscale" if horizontal else "xscale", "linear")
+        scale = panel.yscale if horizontal else panel.xscale
         return statistics.fmean(data.samples), edges[-1] - edges[0], scale
 
 
@@ -340,7 +361,7 @@ def _shape_sentences(panel: PanelRecord, say: Callable[[float], str]) -> list[st
     tallest = say(drawn.tallest_centre)
     if skew is None:
         return [f"It has too few filled bars to show a shape; most values lie near {tallest}."]
-    n = len(panel.data["samples"])
+    n = len(panel.data_as(HistogramData).samples)
     if n < FEW_SAMPLES:  # a handful of values: the bars hint at a shape, no more
         lean = skew.words.split(",")[0].replace("roughly symmetric", "about even on both sides")
         return [f"With only {count(n, 'value')}, the bars look {lean}."]
@@ -401,7 +422,7 @@ def _values(ctx: FigureContext, panel: PanelRecord, bars: list[int]) -> None:
             round_sig(tallest),
             evidence=bars,
             span=tallest,
-            scale=panel.get(f"{count_axis}scale", "linear"),
+            scale=panel.xscale if count_axis == "x" else panel.yscale,
             count_axis=count_axis,
         )
     if filled[0] in shown and filled[-1] in shown:
@@ -432,8 +453,7 @@ def _draw_bins(
     width: np.ndarray,
     counts: np.ndarray,
     horizontal: bool,
-    color: str,
-    edge_kw: dict[str, Any],
+    style: HistogramStyle,
 ) -> None:
     """The bins as one collection of rectangles: what ``ax.bar(..., align="edge")`` draws,
     without its per-bar patch (a histogram has up to a hundred bins, and adding each bar as
@@ -452,9 +472,9 @@ def _draw_bins(
     bins = PolyCollection(
         list(verts),
         closed=True,
-        facecolors=color,
-        edgecolors=edge_kw.get("edgecolor") or "none",
-        linewidths=edge_kw["linewidth"],
+        facecolors=style.color,
+        edgecolors=style.edgecolor or "none",
+        linewidths=style.edgewidth if style.edgecolor else 0,
         joinstyle="miter",  # a patch's corners (a collection rounds them by default)
         capstyle="butt",
     )

@@ -1,24 +1,23 @@
 """Line plots: 2-3 series of 10-11 points, optional markers and x/y error bars.
 
-``data.series[i]`` holds ``x, y, xerr, yerr, color, label``; ``params.series[i]`` the generating
-parameters of that series (see ``figgen.sample.distributions.relation``).
+``data.series[i]`` holds ``x, y, xerr, yerr, color, label`` (typed data and style in
+:mod:`figgen.kinds.line_data`); ``params.series[i]`` the generating parameters of that series
+(see ``figgen.sample.distributions.relation``).
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
+from matplotlib.typing import LegendLocType
 
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
-from figgen.density.chart_table import ChartTable, Row
-from figgen.density.chart_table import number_text as exact_text
 from figgen.element_kinds import mark
 from figgen.kinds.base import (
     LEGEND_LOCATIONS,
@@ -29,8 +28,10 @@ from figgen.kinds.base import (
     random_color,
     register,
 )
+from figgen.kinds.line_data import LineData, LineSeries, LineStyle, line_table
 from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.record import Element
+from figgen.records import PanelRecord, as_element, only_panel
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
 from figgen.sample.params import LineParams
@@ -75,47 +76,6 @@ VALUE_AT_X = declare(
     "in {loc}, what is the y value of {name} at x = {quoted}?",
 )
 # fmt: on
-
-
-@dataclass
-class LineSeries(PanelData):
-    """One drawn line: its points, optional error sizes and how it looks."""
-
-    x: list[float]
-    y: list[float]
-    xerr: list[float] | None = None
-    yerr: list[float] | None = None
-    color: str | None = None
-    label: str | None = None
-    linestyle: str = "-"
-
-
-@panel_data("line")
-@dataclass
-class LineData(PanelData):
-    """A line panel's ``data``: its series, in drawing (and legend) order."""
-
-    series: list[LineSeries]
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LineData:
-        return cls([LineSeries.from_dict(s) for s in data["series"]])
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"series": [s.to_dict() for s in self.series]}
-
-
-def line_table(panel: PanelRecord) -> ChartTable | None:
-    """The marker points of a line panel (series label, x, y); None when its markers are not
-    drawn (its data points are not visible)."""
-    if not panel.style.get("marker"):
-        return None
-    rows = [
-        Row(str(series.label), exact_text(x), exact_text(y))
-        for series in panel.data_as(LineData).series
-        for x, y in zip(series.x, series.y, strict=True)
-    ]
-    return ChartTable(tuple(rows), "numeric")
 
 
 class LineConfig(Section):
@@ -176,25 +136,25 @@ class LineKind(KindHooks):
             series, spread_colours([s.color or "" for s in series]), strict=True
         ):
             line.color = colour  # no two lines of a panel look alike
-        style = {
-            "marker": marker,
-            "markersize": round(uniform(rng, (3.0, 8.0)), 1),
-            "linewidth": round(uniform(rng, lc.linewidth), 2),
-            "capsize": round(uniform(rng, (0.0, 4.0)), 1),
-            "legend": bool(rng.random() < cfg.style.legend_p),
-            "legend_loc": str(rng.choice(LEGEND_LOCATIONS)),
-            "grid": bool(rng.random() < cfg.style.grid_p),
-        }
+        style = LineStyle(
+            marker=marker,
+            markersize=round(uniform(rng, (3.0, 8.0)), 1),
+            linewidth=round(uniform(rng, lc.linewidth), 2),
+            capsize=round(uniform(rng, (0.0, 4.0)), 1),
+            legend=bool(rng.random() < cfg.style.legend_p),
+            legend_loc=cast(LegendLocType, str(rng.choice(LEGEND_LOCATIONS))),
+            grid=bool(rng.random() < cfg.style.grid_p),
+        )
         return Sampled(
             params={"series": params},
             data=LineData(series).to_dict(),
-            style=style,
+            style=style.to_dict(),
             xscale="log" if xlog else "linear",
             yscale="log" if ylog else "linear",
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, lines = panel.style, LineData.from_dict(panel.data).series
+        st, lines = LineStyle.from_dict(panel.style), LineData.from_dict(panel.data).series
         dpi = ax.figure.dpi
         drawn = [
             ax.errorbar(
@@ -203,36 +163,36 @@ class LineKind(KindHooks):
                 xerr=s.xerr,
                 yerr=s.yerr,
                 color=s.color,
-                marker=st["marker"] or "",
-                markersize=st["markersize"],
-                linewidth=st["linewidth"],
+                marker=st.marker or "",
+                markersize=st.markersize,
+                linewidth=st.linewidth,
                 linestyle=s.linestyle,
-                capsize=st["capsize"],
-                elinewidth=max(0.6, st["linewidth"] * 0.6),
+                capsize=st.capsize,
+                elinewidth=max(0.6, st.linewidth * 0.6),
                 label=s.label,
             )
             for s in lines
         ]
         legend = (
             ax.legend(
-                loc=st["legend_loc"],
+                loc=st.legend_loc,
                 fontsize=style.sizes.legend,
                 handlelength=answerable.handle_length(
                     [s.linestyle for s in lines],
-                    st["linewidth"],
+                    st.linewidth,
                     style.mpl_style,
                     style.sizes.legend,
                 ),
             )
-            if st["legend"]
+            if st.legend
             else None
         )
-        ax.grid(st["grid"])
+        ax.grid(st.grid)
 
         def probe(renderer: RendererBase) -> list[Mark]:
-            lw_half = max(st["linewidth"] * dpi / 72 / 2, 1.0)
-            mark_half = st["markersize"] * dpi / 72 / 2
-            cap_half = max(st["capsize"] * dpi / 72, lw_half)
+            lw_half = max(st.linewidth * dpi / 72 / 2, 1.0)
+            mark_half = st.markersize * dpi / 72 / 2
+            cap_half = max(st.capsize * dpi / 72, lw_half)
             marks: list[Mark] = []
             for i, (s, container) in enumerate(zip(lines, drawn, strict=True)):
                 x, y = np.asarray(s.x), np.asarray(s.y)
@@ -249,7 +209,7 @@ class LineKind(KindHooks):
                         color=colour,
                     )
                 )
-                if st["marker"]:  # without a symbol a point may fall in a dash gap: no mark
+                if st.marker:  # without a symbol a point may fall in a dash gap: no mark
                     marks += point_marks(
                         "marker",
                         xy,
@@ -265,7 +225,7 @@ class LineKind(KindHooks):
                 marks += bars
             return marks
 
-        movable = (legend, st["legend_loc"]) if legend is not None else None
+        movable = (legend, st.legend_loc) if legend is not None else None
         return Drawn(probes=[probe], movable_legend=movable)
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
@@ -284,7 +244,7 @@ class LineKind(KindHooks):
                     shape_questions(ctx, panel, points, name, evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
-        series = panel.data["series"]
+        series, st = panel.data_as(LineData).series, panel.style_as(LineStyle)
         if level == 1:
             # the colour words of the names ("red", "dashed red"), where lines go by colour
             looks = [n.removeprefix("the ").removesuffix(" line") for n in described_names(panel)]
@@ -292,27 +252,27 @@ class LineKind(KindHooks):
             out = [
                 f"It shows {count(len(series), 'line')}"
                 + (f" ({join(looks)})" if by_colour else "")
-                + (" with markers." if panel.style.get("marker") else ".")
+                + (" with markers." if st.marker else ".")
             ]
-            labels = [s.get("label") for s in series]
-            if panel.style.get("legend") and all(labels):
+            labels = [s.label for s in series]
+            if st.legend and all(labels):
                 out.append("A legend names them " + join([quoted(str(x)) for x in labels]) + ".")
             return out
         names = [cap(name) for name in described_names(panel)]
-        all_x = [float(v) for s in series for v in s["x"]]
+        all_x = [float(v) for s in series for v in s.x]
         read_x = axis_reading(ctx, panel, "x", all_x)
         if level == 2:
-            read_y = axis_reading(ctx, panel, "y", [float(v) for s in series for v in s["y"]])
-            spans = {(min(s["x"]), max(s["x"])) for s in series}
+            read_y = axis_reading(ctx, panel, "y", [float(v) for s in series for v in s.y])
+            spans = {(min(s.x), max(s.x)) for s in series}
             out = []
             if len(spans) == 1 and len(series) > 1:
                 out.append(f"All lines run over x {read_x.span(min(all_x), max(all_x))}.")
             for s, who in zip(series, names, strict=True):
-                ys = [float(v) for v in s["y"]]
+                ys = [float(v) for v in s.y]
                 over = (
                     ""
                     if len(spans) == 1 and len(series) > 1
-                    else f" x {read_x.span(min(s['x']), max(s['x']))} and"
+                    else f" x {read_x.span(min(s.x), max(s.x))} and"
                 )
                 out.append(
                     f"{who} spans{over} y {read_y.span(min(ys), max(ys))} "
@@ -322,8 +282,8 @@ class LineKind(KindHooks):
         return _trend_sentences(panel, self.point_sets(panel), names, read_x.say)
 
     def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
-        series = panel.data["series"]
-        return any(has(s.get("xerr")) for s in series), any(has(s.get("yerr")) for s in series)
+        series = panel.data_as(LineData).series
+        return any(has(s.xerr) for s in series), any(has(s.yerr) for s in series)
 
     def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
         if all(s.numeric_labels for s in inputs):
@@ -332,38 +292,34 @@ class LineKind(KindHooks):
 
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         series = [
-            {
-                "x": list(i.labels),
-                "y": list(i.values),
-                "xerr": None,
-                "yerr": None,
-                "color": chart.colour(n),
-                "label": i.label,
-                "linestyle": "-",
-            }
+            LineSeries(
+                x=cast(list[float], list(i.labels)),  # numeric labels (multichart_refusal)
+                y=list(i.values),
+                color=chart.colour(n),
+                label=i.label,
+            )
             for n, i in enumerate(chart.inputs)
         ]
-        style = {
-            "marker": "o",
-            "markersize": 5.0,
-            "linewidth": 1.8,
-            "capsize": 0.0,
-            "legend": len(series) > 1,
-            "legend_loc": "best",
-            "grid": True,
-            "x_nbins": len(chart.inputs[0].labels),
-        }
-        return ChartPanel({"series": series}, style, chart.index_title, chart.unit)
+        style = LineStyle(
+            marker="o",
+            markersize=5.0,
+            linewidth=1.8,
+            capsize=0.0,
+            legend=len(series) > 1,
+            legend_loc="best",
+            grid=True,
+            x_nbins=len(chart.inputs[0].labels),
+        )
+        return ChartPanel(
+            LineData(series).to_dict(), style.to_dict(), chart.index_title, chart.unit
+        )
 
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        return [tuple(map(float, s["y"])) for s in record["panels"][0]["data"]["series"]]
+        return [tuple(map(float, s.y)) for s in only_panel(record).data_as(LineData).series]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return (
-            element["kind"] == "marker"
-            and element.get("series") == series
-            and (element.get("item") in items)
-        )
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+        mark = as_element(element)
+        return mark.kind == "marker" and mark.series == series and mark.item in items
 
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         params = panel.params_as(LineParams)
@@ -399,7 +355,8 @@ def _trend_sentences(
     elif flat:
         who = join([flat[0]] + [lower[names.index(name)] for name in flat[1:]])
         out.append(f"{who} do not rise or fall overall ({NO_TREND}).")
-    order = stacking_order(panel.data["series"], panel.yscale)
+    lines: list[Any] = panel.data_as(LineData).series  # figgen.vqa.hedges reads them by key
+    order = stacking_order(lines, panel.yscale)
     if order is not None:
         by_position = all(name.endswith(" edge") for name in names)
         out.append(
@@ -420,7 +377,7 @@ def _errors(rng: np.random.Generator, values: np.ndarray, *, log: bool) -> np.nd
 
 
 def _level1(ctx: FigureContext, panel: PanelRecord) -> None:
-    index, series = panel.index, panel.data["series"]
+    index, series = panel.index, panel.data_as(LineData).series
     lines = ctx.element_ids(index, "line")
     ctx.ask(N_LINES, panel, len(series), evidence=lines)
     names = colour_words(panel)
@@ -430,17 +387,15 @@ def _level1(ctx: FigureContext, panel: PanelRecord) -> None:
 
 
 def _level2(ctx: FigureContext, panel: PanelRecord) -> None:
-    index, data = panel.index, panel.data
-    all_y = [float(v) for series in data["series"] for v in series["y"]]
+    index, lines = panel.index, panel.data_as(LineData).series
+    all_y = [float(v) for series in lines for v in series.y]
     span = max(all_y) - min(all_y) if all_y else 0.0
     hidden = answerable.hidden_vertices(ctx, panel)
-    for s, (series, name) in enumerate(
-        zip(data["series"], answerable.line_names(ctx, panel), strict=True)
-    ):
+    for s, (series, name) in enumerate(zip(lines, answerable.line_names(ctx, panel), strict=True)):
         if name is None or hidden[s]:
             continue
         evidence = ctx.element_ids(index, "line", "marker", series=s)
-        xs, ys = [float(v) for v in series["x"]], [float(v) for v in series["y"]]
+        xs, ys = [float(v) for v in series.x], [float(v) for v in series.y]
         if not ys:
             continue
         stats_questions(ctx, panel, f"the points of {name}", ys, evidence, span=span)
@@ -463,12 +418,9 @@ def _level2(ctx: FigureContext, panel: PanelRecord) -> None:
             name=name,
             quoted=number_text(xs[asked]),
         )
-    all_x = [float(v) for series in data["series"] for v in series["x"]]
+    all_x = [float(v) for series in lines for v in series.x]
     seen = [
-        float(x)
-        for s, line in enumerate(data["series"])
-        for i, x in enumerate(line["x"])
-        if i not in hidden[s]
+        float(x) for s, line in enumerate(lines) for i, x in enumerate(line.x) if i not in hidden[s]
     ]
     if min(all_x) in seen and max(all_x) in seen:  # some line shows a vertex at each end
         range_question(

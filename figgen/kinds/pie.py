@@ -20,7 +20,8 @@ from matplotlib.colors import to_rgba
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
-from figgen.records import PanelData, panel_data
+from figgen.record import Element
+from figgen.records import PanelData, PanelStyle, as_element, panel_data, panel_style
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Range, Section, within
@@ -43,6 +44,12 @@ class PieData(PanelData):
     values: list[float]
     colors: list[str]
     decimals: int
+
+
+@panel_style("pie")
+@dataclass
+class PieStyle(PanelStyle):
+    """A pie samples no look of its own: wedges are outlined in white, labels at tick size."""
 
 
 class PieConfig(Section):
@@ -79,7 +86,9 @@ class PieKind(KindHooks):
             colors=[random_color(rng, dark=dark) for _ in labels],
             decimals=1,
         )
-        return Sampled(params={"distribution": "uniform"}, data=data.to_dict(), style={})
+        return Sampled(
+            params={"distribution": "uniform"}, data=data.to_dict(), style=PieStyle().to_dict()
+        )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         d = PieData.from_dict(panel.data)
@@ -128,21 +137,22 @@ class PieKind(KindHooks):
 
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         (shown,) = chart.inputs
-        data = {
-            "labels": [str(v) for v in shown.labels],
-            "values": list(shown.values),
-            "colors": [chart.colour(i) for i in range(len(shown.labels))],
-            "decimals": shown.decimals,
-        }
-        return ChartPanel(data, size_in=(5.5, 4.5), style_sheet=False)
+        data = PieData(
+            labels=[str(v) for v in shown.labels],
+            values=list(shown.values),
+            colors=[chart.colour(i) for i in range(len(shown.labels))],
+            decimals=shown.decimals,
+        )
+        return ChartPanel(data.to_dict(), size_in=(5.5, 4.5), style_sheet=False)
 
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "wedge_label")
         wedges = range(len(chart.inputs[0].labels))
         return [tuple(printed_number(texts[(None, i)]) for i in wedges)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return element["kind"] in ("wedge", "wedge_label") and element.get("item") in items
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+        mark = as_element(element)
+        return mark.kind in ("wedge", "wedge_label") and mark.item in items
 
 
 register(PieKind())

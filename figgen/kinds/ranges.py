@@ -24,12 +24,13 @@ from matplotlib.colors import to_rgba
 from pydantic import Field
 
 from figgen.element_kinds import mark
-from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
 from figgen.kinds.marks import background, centres
 from figgen.kinds.ranges_data import (
     RangeData,
     RangeSeries,
+    RangeStyle,
     Stat,
     range_chart_table,
     range_stats,
@@ -146,11 +147,11 @@ class RangeKind(KindHooks):
             start, step = sig(uniform(rng, (0.0, 100.0)), 2), sig(uniform(rng, (0.1, 5.0)), 1)
             x, categories = sig(start + step * np.arange(n), 4), []
         else:
-            categories = _words(rng, vocab, integer(rng, rc.categories))
+            categories = category_words(rng, vocab, integer(rng, rc.categories))
             n, x = len(categories), []
         level = float(np.exp(uniform(rng, (np.log(rc.level[0]), np.log(rc.level[1])))))
-        labels = _words(rng, vocab, n_series) if n_series > 1 else [None]
-        colors = _distinct_colors(rng, n_series, dark=dark)
+        labels = category_words(rng, vocab, n_series) if n_series > 1 else [None]
+        colors = distinct_colors(rng, n_series, dark=dark)
         series = []
         gap = uniform(rng, (0.0, 1.2))  # from overlapping bands to ones far apart
         for k, (label, color) in enumerate(zip(labels, colors, strict=True)):
@@ -165,20 +166,20 @@ class RangeKind(KindHooks):
             series,
             round(uniform(rng, (0.2, 0.45)), 2),
         )
-        style = {
-            "linewidth": round(uniform(rng, (1.0, 2.2)), 2),
-            "width": round(uniform(rng, (0.4, 0.75)), 2),
-            "grid": bool(rng.random() < cfg.style.grid_p),
-        }
-        return Sampled(params={"level": level}, data=data.to_dict(), style=style)
+        style = RangeStyle(
+            linewidth=round(uniform(rng, (1.0, 2.2)), 2),
+            width=round(uniform(rng, (0.4, 0.75)), 2),
+            grid=bool(rng.random() < cfg.style.grid_p),
+        )
+        return Sampled(params={"level": level}, data=data.to_dict(), style=style.to_dict())
 
     def category_axis(self, panel: PanelSpec) -> Axis | None:
-        return "x" if panel.data["mode"] == "bars" else None
+        return "x" if RangeData.from_dict(panel.data).mode == "bars" else None
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, ranges = panel.style, RangeData.from_dict(panel.data)
+        st, ranges = RangeStyle.from_dict(panel.style), RangeData.from_dict(panel.data)
         positions, n_series = ranges.positions(), len(ranges.series)
-        width = st["width"] / n_series
+        width = st.width / n_series
         offsets = (np.arange(n_series) - (n_series - 1) / 2) * width
         for s, series in enumerate(ranges.series):
             if ranges.mode == "band":
@@ -191,7 +192,7 @@ class RangeKind(KindHooks):
                     linewidth=0,
                     label=series.label,
                 )
-                ax.plot(positions, series.centre, color=series.color, linewidth=st["linewidth"])
+                ax.plot(positions, series.centre, color=series.color, linewidth=st.linewidth)
             else:
                 floating = ax.bar(
                     positions + offsets[s],
@@ -206,7 +207,7 @@ class RangeKind(KindHooks):
                     patch.sticky_edges.y.clear()
         if ranges.mode == "bars":
             ax.xaxis.set_ticks(positions, labels=ranges.categories)
-            rotation = st.get("x_tick_rotation")
+            rotation = st.x_tick_rotation
             if rotation:
                 ax.tick_params(axis="x", labelrotation=rotation)
         if n_series > 1:  # outside the axes: a legend must not hide a range
@@ -216,7 +217,7 @@ class RangeKind(KindHooks):
                 borderaxespad=0.0,
                 fontsize=style.sizes.legend,
             )
-        ax.grid(st["grid"], axis="y")
+        ax.grid(st.grid, axis="y")
         ax.set_axisbelow(True)
 
         def probe(renderer: RendererBase) -> list[Mark]:
@@ -234,7 +235,7 @@ class RangeKind(KindHooks):
                     )  # the fill over the background
                     marks.append(Mark("band", (x0, y0, x1, y1), series=s, color=_rgba(shown)))
                     line = centres(ax, positions, np.asarray(series.centre))
-                    pad = st["linewidth"] * ax.figure.dpi / 72 / 2
+                    pad = st.linewidth * ax.figure.dpi / 72 / 2
                     (a0, b0), (a1, b1) = line.min(axis=0), line.max(axis=0)
                     marks.append(
                         Mark(
@@ -303,7 +304,7 @@ class RangeKind(KindHooks):
                 count(len(ranges.series), "shaded band") + " around a centre line"
                 if ranges.mode == "band"
                 else f"{count(len(ranges.series), 'series')} of range bars over "
-                f"{count(len(ranges.categories), 'category')} ({_quoted(ranges.categories)})"
+                f"{count(len(ranges.categories), 'category')} ({quoted_names(ranges.categories)})"
             )
             return [f"It shows {shape}; each range spans the {SPANS[ranges.stat]}."]
         if level == 2:
@@ -382,7 +383,7 @@ def _finding_sentences(
     out: list[tuple[Family, str, list[str], dict[str, str], str]] = []
     what = "shaded bands" if ranges.mode == "band" else "range bars"
     if len(ranges.series) > 1:
-        leader = _clear_leader([float(s.widths().mean()) for s in ranges.series])
+        leader = clear_leader([float(s.widths().mean()) for s in ranges.series])
         if leader is not None:
             name = ranges.names()[leader]
             words = {"what": "series", "how": "on average"}
@@ -413,7 +414,7 @@ def _finding_sentences(
                 )
             )
     elif ranges.mode == "bars":
-        leader = _clear_leader(ranges.series[0].widths().tolist())
+        leader = clear_leader(ranges.series[0].widths().tolist())
         if leader is not None:
             name = ranges.categories[leader]
             words = {"what": "category", "how": "(the longest bar)"}

@@ -9,8 +9,7 @@ from typing import Any, Literal
 import numpy as np
 
 from figgen.density.chart_table import ChartTable, Row, number_text
-from figgen.plain import as_plain_dict
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer, uniform
 
 Mode = Literal["band", "bars"]
@@ -30,6 +29,17 @@ class RangeSeries:
         return widths
 
 
+@panel_style("range")
+@dataclass
+class RangeStyle(PanelStyle):
+    """A range plot's look: the centre line's width (points), the bars' width (category
+    spacing 1), grid."""
+
+    linewidth: float = 1.5
+    width: float = 0.6
+    grid: bool = False
+
+
 @panel_data("range")
 @dataclass
 class RangeData(PanelData):
@@ -42,19 +52,7 @@ class RangeData(PanelData):
     series: list[RangeSeries]
     alpha: float
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RangeData:
-        return cls(
-            mode=data["mode"],
-            stat=data["stat"],
-            x=list(data["x"]),
-            categories=list(data["categories"]),
-            series=[RangeSeries(**s) for s in data["series"]],
-            alpha=float(data["alpha"]),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
+    NESTED = {"series": RangeSeries}
 
     def positions(self) -> np.ndarray:
         """Where the ranges stand along the x axis (category indices in bars mode)."""

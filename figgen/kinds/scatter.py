@@ -35,7 +35,16 @@ from figgen.kinds.marks import (
     point_ink,
     point_marks,
 )
-from figgen.records import PanelData, PanelRecord, panel_data
+from figgen.record import Element
+from figgen.records import (
+    PanelData,
+    PanelRecord,
+    PanelStyle,
+    as_element,
+    only_panel,
+    panel_data,
+    panel_style,
+)
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -81,6 +90,23 @@ class ScatterData(PanelData):
     c: list[float] | None = None
     xerr: list[float] | None = None
     yerr: list[float] | None = None
+
+
+@panel_style("scatter")
+@dataclass
+class ScatterStyle(PanelStyle):
+    """A scatter plot's look: a colormap for colour values (else one colour), its colour bar,
+    the marker symbol and size (points squared), edges, grid."""
+
+    colormap: str | None = None
+    colorbar: str | None = None
+    colorbar_label: str | None = None
+    color: str = "#1f77b4"
+    marker: str = "o"
+    size: float = 20.0
+    edgecolor: str = "black"
+    edgewidth: float = 0.5
+    grid: bool = False
 
 
 class ScatterConfig(Section):
@@ -158,27 +184,27 @@ class ScatterKind(KindHooks):
             xerr=sig(xerr) if xerr is not None else None,
             yerr=sig(yerr) if yerr is not None else None,
         )
-        style = {
-            "colormap": colormap,
-            "colorbar": colorbar,
-            "colorbar_label": colorbar_label(rng, vocab, cfg.text) if colorbar else None,
-            "color": random_color(rng, dark=dark),
-            "marker": str(rng.choice(MARKERS)),
-            "size": round(uniform(rng, sc.marker_size), 1),
-            "edgecolor": "white" if dark else "black",
-            "edgewidth": round(uniform(rng, (0.2, 0.8)), 2),
-            "grid": bool(rng.random() < cfg.style.grid_p),
-        }
+        style = ScatterStyle(
+            colormap=colormap,
+            colorbar=colorbar,
+            colorbar_label=colorbar_label(rng, vocab, cfg.text) if colorbar else None,
+            color=random_color(rng, dark=dark),
+            marker=str(rng.choice(MARKERS)),
+            size=round(uniform(rng, sc.marker_size), 1),
+            edgecolor="white" if dark else "black",
+            edgewidth=round(uniform(rng, (0.2, 0.8)), 2),
+            grid=bool(rng.random() < cfg.style.grid_p),
+        )
         return Sampled(
             params=params,
             data=data.to_dict(),
-            style=style,
+            style=style.to_dict(),
             xscale="log" if xlog else "linear",
             yscale="log" if ylog else "linear",
         )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
-        st, d = panel.style, ScatterData.from_dict(panel.data)
+        st, d = ScatterStyle.from_dict(panel.style), ScatterData.from_dict(panel.data)
         x, y = np.asarray(d.x), np.asarray(d.y)
         if d.xerr is not None or d.yerr is not None:
             ax.errorbar(
@@ -191,37 +217,33 @@ class ScatterKind(KindHooks):
                 elinewidth=0.7,
                 zorder=1,
             )
-        colour_kw = (
-            {"c": d.c, "cmap": st["colormap"]} if d.c is not None else {"color": st["color"]}
-        )
+        colour_kw = {"c": d.c, "cmap": st.colormap} if d.c is not None else {"color": st.color}
         points = ax.scatter(
             x,
             y,
-            s=st["size"],
-            marker=st["marker"],
-            edgecolors=st["edgecolor"],
-            linewidths=st["edgewidth"],
+            s=st.size,
+            marker=st.marker,
+            edgecolors=st.edgecolor,
+            linewidths=st.edgewidth,
             zorder=2,
             **colour_kw,
         )
-        ax.grid(st["grid"])
+        ax.grid(st.grid)
         cbar = (
-            add_colorbar(
-                ax, points, st["colorbar"], st["colorbar_label"], style, nbins=st.get("cbar_nbins")
-            )
+            add_colorbar(ax, points, st.colorbar, st.colorbar_label, style, nbins=st.cbar_nbins)
             if d.c is not None
             else None
         )
         dpi = ax.figure.dpi
 
         def probe(renderer: RendererBase) -> list[Mark]:
-            half = (np.sqrt(st["size"]) / 2 + st["edgewidth"] / 2) * dpi / 72
+            half = (np.sqrt(st.size) / 2 + st.edgewidth / 2) * dpi / 72
             offsets = points.get_offset_transform().transform(points.get_offsets())
             faces, edges = (
                 to_rgba_array(points.get_facecolor()),
                 to_rgba_array(points.get_edgecolor()),
             )
-            shows = st["edgewidth"] * dpi / 72 >= MIN_EDGE_PX
+            shows = st.edgewidth * dpi / 72 >= MIN_EDGE_PX
             ink = point_ink(faces, edges, background(ax), edge_shows=shows)
             marks = point_marks(
                 "point", np.asarray(offsets), half, np.column_stack([x, y]), color=ink
@@ -261,7 +283,7 @@ class ScatterKind(KindHooks):
         data = panel.data_as(ScatterData)
         if level == 1:
             out = [f"It shows {count(len(data.x), 'point')}."]
-            cmap = panel.style.get("colormap")
+            cmap = panel.style_as(ScatterStyle).colormap
             if cmap and data.c is not None:
                 out.append(colormap_sentence(cmap))
             return out
@@ -295,12 +317,13 @@ class ScatterKind(KindHooks):
         return out
 
     def error_bars(self, panel: PanelRecord) -> tuple[bool, bool]:
-        return has(panel.data.get("xerr")), has(panel.data.get("yerr"))
+        data = panel.data_as(ScatterData)
+        return has(data.xerr), has(data.yerr)
 
     def shown_colormap(self, panel: PanelRecord) -> str | None:
         # a scatter shows its colormap only through colour values
-        name = panel.style.get("colormap")
-        return name if name and has(panel.data.get("c")) else None
+        name = panel.style_as(ScatterStyle).colormap
+        return name if name and has(panel.data_as(ScatterData).c) else None
 
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         data = panel.data_as(ScatterData)
@@ -317,31 +340,32 @@ class ScatterKind(KindHooks):
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         (shown,) = chart.inputs
         data = ScatterData(x=[float(v) for v in shown.labels], y=list(shown.values))
-        style = {
-            "colormap": None,
-            "colorbar": None,
-            "colorbar_label": None,
-            "color": chart.colour(0),
-            "marker": "o",
-            "size": 30.0,
-            "edgecolor": "black",
-            "edgewidth": 0.5,
-            "grid": True,
-            "x_nbins": len(shown.labels),
-        }
-        return ChartPanel(data.to_dict(), style, chart.index_title, chart.unit)
+        style = ScatterStyle(
+            colormap=None,
+            colorbar=None,
+            colorbar_label=None,
+            color=chart.colour(0),
+            marker="o",
+            size=30.0,
+            edgecolor="black",
+            edgewidth=0.5,
+            grid=True,
+            x_nbins=len(shown.labels),
+        )
+        return ChartPanel(data.to_dict(), style.to_dict(), chart.index_title, chart.unit)
 
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         (shown,) = chart.inputs
-        data = ScatterData.from_dict(record["panels"][0]["data"])
+        data = only_panel(record).data_as(ScatterData)
         at = {round(x): float(y) for x, y in zip(data.x, data.y, strict=True)}
         return [tuple(at[int(label)] for label in shown.labels)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return element["kind"] == "point" and element.get("item") in items
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+        mark = as_element(element)
+        return mark.kind == "point" and mark.item in items
 
     def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
-        ys = panel.data["y"]
+        ys = panel.data_as(ScatterData).y
         return statistics.fmean(ys), max(ys) - min(ys), panel.yscale
 
 

@@ -10,7 +10,7 @@ and ``value`` for numbers). Opt-in: not in the default kind mix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -29,7 +29,8 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
-from figgen.records import PanelData, panel_data
+from figgen.record import Element
+from figgen.records import PanelData, PanelStyle, as_element, panel_data, panel_style
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Section, within
@@ -57,6 +58,12 @@ class TableData(PanelData):
     columns: list[str]
     cells: list[list[float]]
     decimals: list[int]
+
+
+@panel_style("table")
+@dataclass
+class TableStyle(PanelStyle):
+    """A table samples no look of its own: grey rules, a bold shaded header, tick-size text."""
 
 
 class TableConfig(Section):
@@ -96,7 +103,9 @@ class TableKind(KindHooks):
             cells=cells,
             decimals=[1] * n_cols,
         )
-        return Sampled(params={"distribution": "uniform"}, data=data.to_dict(), style={})
+        return Sampled(
+            params={"distribution": "uniform"}, data=data.to_dict(), style=TableStyle().to_dict()
+        )
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         d = TableData.from_dict(panel.data)
@@ -147,23 +156,27 @@ class TableKind(KindHooks):
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         first = chart.inputs[0]
         if first.shape == "vector":
-            data = {
-                "row_header": chart.index_title or "",
-                "rows": [str(v) for v in first.labels],
-                "columns": [i.heading for i in chart.inputs],
-                "cells": [[i.at(label) for i in chart.inputs] for label in first.labels],
-                "decimals": [i.decimals for i in chart.inputs],
-            }
+            data = TableData(
+                row_header=chart.index_title or "",
+                rows=[str(v) for v in first.labels],
+                columns=[i.heading for i in chart.inputs],
+                cells=[[i.at(label) for i in chart.inputs] for label in first.labels],
+                decimals=[i.decimals for i in chart.inputs],
+            )
         else:
-            data = {
-                "row_header": "quantity",
-                "rows": [i.heading for i in chart.inputs],
-                "columns": ["value"],
-                "cells": [[str(i.value) if i.shape == "label" else i.value] for i in chart.inputs],
-                "decimals": [DERIVED_DECIMALS],
-            }
-        height = 0.5 + 0.32 * (len(data["rows"]) + 1)
-        return ChartPanel(data, size_in=(6.0, height), style_sheet=False)
+            data = TableData(
+                row_header="quantity",
+                rows=[i.heading for i in chart.inputs],
+                columns=["value"],
+                # single numbers and labels: a label's cell holds its text
+                cells=cast(
+                    list[list[float]],
+                    [[str(i.value) if i.shape == "label" else i.value] for i in chart.inputs],
+                ),
+                decimals=[DERIVED_DECIMALS],
+            )
+        height = 0.5 + 0.32 * (len(data.rows) + 1)
+        return ChartPanel(data.to_dict(), size_in=(6.0, height), style_sheet=False)
 
     def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "table_cell")
@@ -180,12 +193,9 @@ class TableKind(KindHooks):
             for i, shown in enumerate(chart.inputs)
         ]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return (
-            element["kind"] == "table_cell"
-            and element.get("series") == series
-            and (element.get("item") in items)
-        )
+    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+        mark = as_element(element)
+        return mark.kind == "table_cell" and mark.series == series and mark.item in items
 
 
 register(TableKind())
