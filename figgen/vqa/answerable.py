@@ -58,7 +58,7 @@ from figgen.record import Element
 from figgen.records import PanelRecord
 from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.vqa.context import FigureContext
-from figgen.vqa.drawn import cloud, has_points, lines
+from figgen.vqa.drawn import cloud, has_points, line_look, lines
 from figgen.vqa.measures import display
 from figgen.vqa.series import series_names
 
@@ -122,13 +122,16 @@ def all_shown(ctx: FigureContext, panel: PanelRecord, kind: str) -> bool:
 
 
 def _line_half_px(ctx: FigureContext, panel: PanelRecord) -> float:
-    style, dpi = panel.style, float(ctx.record.image.dpi)
-    return max(float(style.get("linewidth", 1.0)) * dpi / 72 / 2, 1.0)
+    look = line_look(panel)
+    width = look.linewidth if look is not None else 1.0
+    return max(width * float(ctx.record.image.dpi) / 72 / 2, 1.0)
 
 
 def _mark_half_px(ctx: FigureContext, panel: PanelRecord) -> float:
-    style, dpi = panel.style, float(ctx.record.image.dpi)
-    marker = float(style.get("markersize", 0.0)) * dpi / 72 / 2 if style.get("marker") else 0.0
+    look = line_look(panel)
+    marker = 0.0
+    if look is not None and look.marker:
+        marker = look.markersize * float(ctx.record.image.dpi) / 72 / 2
     return max(marker, _line_half_px(ctx, panel))
 
 
@@ -309,7 +312,8 @@ def look_alike_lines(ctx: FigureContext, panel: PanelRecord) -> set[int]:
     """
     series = lines(panel)
     style = ctx.record.style.mpl_style
-    width = float(panel.style.get("linewidth", 1.0))
+    look = line_look(panel)
+    width = look.linewidth if look is not None else 1.0
     sample = _legend_sample_pt(ctx, panel)
     out: set[int] = set()
     for i, j in itertools.combinations(range(len(series)), 2):

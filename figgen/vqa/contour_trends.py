@@ -26,7 +26,7 @@ from scipy import ndimage
 
 from figgen.records import PanelRecord
 from figgen.sample.params import ContourBumps, ContourPlane
-from figgen.vqa.drawn import drawn_field
+from figgen.vqa.drawn import colour_bar, drawn_field
 from figgen.vqa.trends import LINEAR_R2, STABLE_PEAK_RULES, linear_axes
 
 Direction = Literal["left to right", "right to left", "bottom to top", "top to bottom"]
@@ -43,11 +43,10 @@ def _direction(gx: float, gy: float) -> Direction | None:
 
 def gradient_direction(panel: PanelRecord) -> Direction | None:
     """Where the values of a planar contour field increase, or None where doubtful."""
-    style = panel.style
     if (
         panel.kind != "contour"
         or panel.distribution != "linear"
-        or not style.get("colorbar")
+        or colour_bar(panel) is None
         or not linear_axes(panel)
     ):
         return None
@@ -195,11 +194,10 @@ def n_peaks(panel: PanelRecord) -> int | None:
     (``centres_unit``, ``widths_unit``, ``amplitudes`` on the unit square of the grid) give the
     true count; the field as drawn must show as many innermost regions at its drawn levels.
     """
-    style = panel.style
     if (
         panel.kind != "contour"
         or panel.distribution != "gmm"
-        or not style.get("colorbar")
+        or colour_bar(panel) is None
         or not linear_axes(panel)
     ):
         return None

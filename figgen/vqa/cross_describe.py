@@ -75,10 +75,10 @@ def _shared_axes(ctx: FigureContext) -> list[str]:
         if len(set(ticks.values())) == 1:
             out.append(f"All panels share the same {axis} axis.")
             continue
-        lines = sorted({p[line] for p in ctx.panels})
+        lines = sorted({_place(p, line) for p in ctx.panels})
         shared = []
         for key in lines:
-            members = [p for p in ctx.panels if p[line] == key]
+            members = [p for p in ctx.panels if _place(p, line) == key]
             if len(members) > 1 and len({ticks[p.index] for p in members}) == 1:
                 shared.append(members)
         word = "column" if line == "col" else "row"
@@ -89,3 +89,8 @@ def _shared_axes(ctx: FigureContext) -> list[str]:
                 cap(f"{join([ctx.location(p) for p in members])} share the same {axis} axis.")
             )
     return out
+
+
+def _place(panel: PanelRecord, line: str) -> int:
+    """The panel's grid column (``line`` "col") or row."""
+    return panel.col if line == "col" else panel.row

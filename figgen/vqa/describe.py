@@ -20,6 +20,7 @@ from figgen.records import PanelRecord, Record
 from figgen.vqa.alt_text import figure_alt_text, panel_alt_text
 from figgen.vqa.context import FigureContext
 from figgen.vqa.cross_describe import cross_panel_sentences
+from figgen.vqa.drawn import colour_bar
 from figgen.vqa.figure_summary import figure_level2, figure_level3, titles_within
 from figgen.vqa.hedges import distinct
 from figgen.vqa.offered import figure_context
@@ -43,9 +44,9 @@ def _panel_level1(ctx: FigureContext, panel: PanelRecord) -> list[str]:
         out.append(
             f"The {axis} axis is {named}" + (f" and {how}." if axis in kind.value_axes else ".")
         )
-    style = panel.style
-    if style.get("colorbar") and style.get("colorbar_label"):
-        out.append(f"A colour bar is labelled {quoted(style['colorbar_label'])}.")
+    bar = colour_bar(panel)
+    if bar is not None and bar.colorbar_label:
+        out.append(f"A colour bar is labelled {quoted(bar.colorbar_label)}.")
     return out + kind.describe(ctx, panel, 1)
 
 

@@ -1,9 +1,10 @@
-"""The drawn numbers the question vocabulary reads, as the shapes it needs.
+"""The drawn numbers and looks the question vocabulary reads, as the shapes it needs.
 
-The kinds own their data classes (``HistogramData``, ``ScatterData``, ``ContourData``,
-``LineData``) and sit above this vocabulary, which may not import them; these protocols name
-the fields the vocabulary reads, so a renamed field is a type error here, and the accessors
-check at run time that a panel's typed ``data`` has them.
+The kinds own their data and style classes (``HistogramData``, ``ScatterData``,
+``ContourData``, ``LineData``, ``LineStyle``, ``ContourStyle``) and sit above this vocabulary,
+which may not import them; these protocols name the fields the vocabulary reads, so a renamed
+field is a type error here, and the accessors check at run time that a panel's typed ``data``
+or ``style`` has them.
 """
 
 from __future__ import annotations
@@ -66,6 +67,31 @@ class Lines(Protocol):
     def series(self) -> Sequence[Line]: ...
 
 
+@runtime_checkable
+class LineLook(Protocol):
+    """How a line plot draws its lines: widths and marker sizes in points, the legend."""
+
+    @property
+    def linewidth(self) -> float: ...
+    @property
+    def marker(self) -> str | None: ...
+    @property
+    def markersize(self) -> float: ...
+    @property
+    def legend(self) -> bool: ...
+
+
+@runtime_checkable
+class ColourBarLook(Protocol):
+    """A look that may draw a colour bar (contour, scatter, heatmap, map): its orientation
+    (None: no bar) and label."""
+
+    @property
+    def colorbar(self) -> str | None: ...
+    @property
+    def colorbar_label(self) -> str | None: ...
+
+
 _CONFORMS: dict[tuple[type, type], bool] = {}
 
 
@@ -119,3 +145,18 @@ def lines(panel: PanelRecord) -> Sequence[Line]:
     series = cast(Lines, data).series
     # a data class holds one series class: the first one's fields are every one's
     return series if not series or _has(series[0], Line) else ()
+
+
+def line_look(panel: PanelRecord) -> LineLook | None:
+    """A line plot's look (None for a panel of another kind)."""
+    style = panel.style
+    return cast(LineLook, style) if _has(style, LineLook) else None
+
+
+def colour_bar(panel: PanelRecord) -> ColourBarLook | None:
+    """The look of a panel that draws a colour bar; None where the panel draws none."""
+    style = panel.style
+    if not _has(style, ColourBarLook):
+        return None
+    look = cast(ColourBarLook, style)
+    return look if look.colorbar else None

@@ -16,7 +16,11 @@ def figure_questions(ctx: FigureContext) -> None:
     ctx.ask(LAYOUT, None, [ctx.rows, ctx.cols], evidence=panel_ids)
     kinds = [kind for kind in ctx.kinds if any(p.kind == kind for p in panels)]
     ctx.ask(PLOT_TYPES, None, kinds, choices=list(ctx.kinds), evidence=panel_ids)
-    for family, field in ((TITLES, "title"), (XLABELS, "xlabel"), (YLABELS, "ylabel")):
-        texts = [p[field] for p in panels if p.get(field)]
+    for family, field, shown in (
+        (TITLES, "title", [p.title for p in panels]),
+        (XLABELS, "xlabel", [p.xlabel for p in panels]),
+        (YLABELS, "ylabel", [p.ylabel for p in panels]),
+    ):
+        texts = [text for text in shown if text]
         evidence = [i for p in panels for i in ctx.element_ids(p.index, field)]
         ctx.ask(family, None, texts, evidence=evidence)

@@ -7,11 +7,19 @@ colour is inverted after drawing), so the stored hex is the colour a reader sees
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from figgen.records import PanelRecord
 from figgen.vqa.colors import color_matches, color_name
-from figgen.vqa.drawn import lines
+from figgen.vqa.drawn import line_look, lines
 from figgen.vqa.spoken import spoken
+
+
+def _legend_names(panel: PanelRecord, labels: Sequence[str | None]) -> bool:
+    """Whether a drawn legend names every line, each by a label of its own."""
+    look = line_look(panel)
+    legend = look is not None and look.legend
+    return legend and all(labels) and len(set(labels)) == len(labels)
 
 
 def series_colors(panel: PanelRecord) -> list[str | None]:
@@ -48,7 +56,7 @@ def series_names(panel: PanelRecord) -> list[str | None]:
     if len(series) == 1:
         return ["the line"]
     labels = [line.label for line in series]
-    if panel.style.get("legend") and all(labels) and len(set(labels)) == len(labels):
+    if _legend_names(panel, labels):
         return [f'the line labelled "{label}" in the legend' for label in labels]
     return [f"the {name} line" if name is not None else None for name in colour_words(panel)]
 
@@ -97,7 +105,7 @@ def described_names(panel: PanelRecord) -> list[str]:
     if len(series) == 1:
         return ["the line"]
     labels = [line.label for line in series]
-    if panel.style.get("legend") and all(labels) and len(set(labels)) == len(labels):
+    if _legend_names(panel, labels):
         return [f'the line labelled "{spoken(str(label))}"' for label in labels]
     colors = series_colors(panel)
     if all(colors):

@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from figgen.kinds.bar import BarData, BarSeries
-from figgen.kinds.contour import ContourData
+from figgen.kinds.contour import ContourData, ContourStyle
+from figgen.kinds.heatmap import HeatmapStyle
 from figgen.kinds.histogram import HistogramData
 from figgen.kinds.line import LineData, LineSeries
-from figgen.kinds.scatter import ScatterData
+from figgen.kinds.line_data import LineStyle
+from figgen.kinds.scatter import ScatterData, ScatterStyle
 from figgen.vqa import drawn
 from tests.vqa.records import contour_panel, histogram_panel, line_panel, scatter_panel, typed
 
@@ -62,3 +64,23 @@ def test_a_panel_reads_its_axes_by_name() -> None:
     assert (panel.axis_label("x"), panel.axis_label("y")) == ("time", "mass")
     with pytest.raises(ValueError):
         panel.axis_scale("z")
+
+
+def test_the_kinds_looks_have_the_shapes_the_vocabulary_reads() -> None:
+    assert isinstance(LineStyle(), drawn.LineLook)
+    for look in (ContourStyle(), HeatmapStyle(), ScatterStyle()):
+        assert isinstance(look, drawn.ColourBarLook)
+    assert not isinstance(LineStyle(), drawn.ColourBarLook)
+
+
+def test_a_panel_reads_its_line_look_and_colour_bar() -> None:
+    lines = typed({"kind": "line", "style": {"marker": "s", "markersize": 4.5, "legend": True}})
+    look = drawn.line_look(lines)
+    assert look is not None and (look.marker, look.markersize, look.legend) == ("s", 4.5, True)
+    assert look.linewidth == 1.5  # not stored: matplotlib's default width
+    assert drawn.colour_bar(lines) is None  # a line plot draws no colour bar
+    barred = typed({"kind": "contour", "style": {"colorbar": "right", "colorbar_label": "T"}})
+    bar = drawn.colour_bar(barred)
+    assert bar is not None and (bar.colorbar, bar.colorbar_label) == ("right", "T")
+    assert drawn.colour_bar(typed({"kind": "contour", "style": {"colorbar": None}})) is None
+    assert drawn.line_look(barred) is None
