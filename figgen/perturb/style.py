@@ -19,6 +19,9 @@ import numpy as np
 from figgen.config import FigureConfig
 from figgen.config_sections import StyleConfig
 from figgen.errors import FiggenError
+from figgen.perturb.kinds import Look
+from figgen.record import Element
+from figgen.records import Record
 
 RECOLOURING = ("grayscale", "tableau-colorblind10")
 """Sheets of figgen's style list that change the marks' colours, which questions ask about."""
@@ -27,45 +30,42 @@ FONTS = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono")
 """Other looks where no sheet changes the picture (a dark figure, a table, a pie): the font."""
 
 
-def looks(record: dict[str, Any], rng: np.random.Generator) -> list[dict[str, str]]:
+def looks(record: Record, rng: np.random.Generator) -> list[Look]:
     """The other looks of a figure in a seeded order: other sheets first, then other fonts."""
-    style = record["style"]
-    sheet, font = style["mpl_style"], style["font_family"]
-    sheets = [] if style.get("dark") else [s for s in SHEETS if s != sheet]
+    sheet, font = record.style.mpl_style, record.style.font_family
+    sheets = [] if record.style.dark else [s for s in SHEETS if s != sheet]
     fonts = [f for f in FONTS if f != font]
-    return [
-        {"mpl_style": sheets[int(i)], "font_family": font} for i in rng.permutation(len(sheets))
-    ] + [{"mpl_style": sheet, "font_family": fonts[int(i)]} for i in rng.permutation(len(fonts))]
+    return [Look(sheets[int(i)], font) for i in rng.permutation(len(sheets))] + [
+        Look(sheet, fonts[int(i)]) for i in rng.permutation(len(fonts))
+    ]
 
 
-def _structure(elements: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(e["kind"], e.get("panel"), e.get("series"), e.get("item")) for e in elements]
+def _structure(elements: list[Element]) -> list[tuple[Any, ...]]:
+    return [(e.kind, e.panel, e.series, e.item) for e in elements]
 
 
 def restyled(
-    record: dict[str, Any],
-    candidates: list[dict[str, str]],
-    original: bytes,
-    cfg: FigureConfig | None = None,
-) -> tuple[bytes, dict[str, Any], dict[str, str]]:
+    record: Record, candidates: list[Look], original: bytes, cfg: FigureConfig | None = None
+) -> tuple[bytes, Record, Look]:
     """The PNG and record of the first look whose drawing keeps the figure's elements and
     differs from the ``original`` PNG (a sheet changes nothing in a pie with its own colours)."""
     from figgen.generate import render_to_record
     from figgen.record import spec_from_record
 
-    spec = spec_from_record(record)
-    wanted = _structure(record["elements"])
+    spec = spec_from_record(record.to_dict())
+    wanted = _structure(record.elements)
     for look in candidates:
         style = dataclasses.replace(
-            spec.style, mpl_style=look["mpl_style"], font_family=look["font_family"]
+            spec.style, mpl_style=look.mpl_style, font_family=look.font_family
         )
         drawn = render_to_record(
             dataclasses.replace(spec, style=style),
             cfg or FigureConfig(),
-            image_file=record["image"]["file"],
+            image_file=record.image.file,
         )
-        if drawn.png != original and _structure(drawn.record["elements"]) == wanted:
-            return drawn.png, drawn.record, look
+        redrawn = Record.from_dict(drawn.record)
+        if drawn.png != original and _structure(redrawn.elements) == wanted:
+            return drawn.png, redrawn, look
     raise FiggenError(
-        f"figure {record['id']}: no other style keeps its elements; leave style out of --kinds"
+        f"figure {record.id}: no other style keeps its elements; leave style out of --kinds"
     )

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from figgen.cli import app
 from figgen.errors import FiggenError
 from figgen.perturb import apply_plan, parse_kinds, perturb_dataset, plan_figure
+from figgen.records import Record
 
 INKED = {
     "point",
@@ -69,7 +70,7 @@ def test_moved_boxes_cover_their_ink(small_build: Path, spec) -> None:
             original = opened.convert("RGB")
         fill = original.getpixel((0, 0))
         ink = _ink(original, fill)
-        plan = plan_figure(original, record, spec, seed=5)
+        plan = plan_figure(original, Record.from_dict(record), spec, seed=5)
         perturbed, _, _ = apply_plan(original, plan)
         moved_ink = _ink(perturbed, perturbed.getpixel((0, 0)) if plan.warp is None else fill)
         elements = _inked_elements(record, ink)
@@ -96,7 +97,7 @@ def test_the_ink_check_fails_for_boxes_that_were_not_moved(small_build: Path) ->
     with Image.open(small_build / record["image"]["file"]) as opened:
         original = opened.convert("RGB")
     ink = _ink(original, original.getpixel((0, 0)))
-    plan = plan_figure(original, record, spec, seed=5)
+    plan = plan_figure(original, Record.from_dict(record), spec, seed=5)
     assert plan.warp is not None
     misses = 0
     for element in _inked_elements(record, ink):
