@@ -11,6 +11,7 @@ last, so a killed run resumes.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,13 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.multichart.build import load_sets, write_index
 from figgen.perturb.dataset import PerturbationSpec, perturb_image
+from figgen.perturb.style import NoLook
 from figgen.record import BBox
 from figgen.records import PerturbedRecord, Record
 from figgen.storage import atomic_write_bytes, atomic_write_text
 
 MARKER = "perturbation.json"
+log = logging.getLogger(__name__)
 
 
 def _moved_boxes(old: Record, new: Record) -> dict[BBox, BBox]:
@@ -83,12 +86,16 @@ def perturb_sets(
             if target.is_file():
                 continue
             moved = {}
-            for name, image in record["images"].items():
-                clean = Record.from_dict(json.loads((src / image["record"]).read_bytes()))
-                new = _perturbed_image(src, folder, clean, spec, seed)
-                image["file"] = new.image.file
-                moved[name] = _moved_boxes(clean, new)
-                written[spec.label] += 1
+            try:
+                for name, image in record["images"].items():
+                    clean = Record.from_dict(json.loads((src / image["record"]).read_bytes()))
+                    new = _perturbed_image(src, folder, clean, spec, seed)
+                    image["file"] = new.image.file
+                    moved[name] = _moved_boxes(clean, new)
+                    written[spec.label] += 1
+            except NoLook as exc:  # the set's questions need every chart
+                log.warning("%s; set %s left out of %s", exc, record["id"], folder)
+                continue
             for question in record["questions"]:
                 for facts in question["modes"].values():
                     facts["evidence"] = {

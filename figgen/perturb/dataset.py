@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import logging
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,7 +24,9 @@ import numpy as np
 from PIL import Image
 
 from figgen.errors import FiggenError
+from figgen.perturb import style
 from figgen.perturb.kinds import KINDS, Params, Plan, background
+from figgen.perturb.style import NoLook
 from figgen.record import dumps_record
 from figgen.records import (
     Perturbation,
@@ -35,6 +38,7 @@ from figgen.records import (
 from figgen.storage import atomic_write_bytes, atomic_write_text
 
 COPIED = ("qa.jsonl", "descriptions.jsonl")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -124,25 +128,30 @@ def apply_plan(image: Image.Image, plan: Plan) -> tuple[Image.Image, bytes, str]
 
 
 def perturb_image(
-    image_path: Path, record: Record, spec: PerturbationSpec, seed: int
+    image_path: Path,
+    record: Record,
+    spec: PerturbationSpec,
+    seed: int,
+    *,
+    same_questions: bool = False,
 ) -> tuple[bytes, str, PerturbedRecord]:
     """One figure perturbed: the encoded bytes, their extension and the new record (its image
-    file still the source's; the caller names it)."""
+    file still the source's; the caller names it). With ``same_questions`` a style transfer
+    keeps only a drawing whose record gives the clean record's questions and descriptions
+    (:func:`figgen.perturb.style.same_questions`); :class:`~figgen.perturb.style.NoLook` if
+    no look does."""
     if not image_path.is_file():
         raise FiggenError(f"image {image_path} is missing; rebuild the dataset")
     with Image.open(image_path) as original:
         original.load()
         plan = plan_figure(original, record, spec, seed)
         if plan.restyle:
-            from figgen.perturb.style import restyled
-
-            data, drawn, look = restyled(record, list(plan.restyle), image_path.read_bytes())
-            plan = Plan({**plan.applied, "look": dataclasses.asdict(look)})
-            # the new drawing's look, boxes and repair log; the clean record's spec and facts
-            redrawn = dataclasses.replace(
-                record, style=drawn.style, elements=drawn.elements, repair=drawn.repair
+            keeps = style.same_questions(record) if same_questions else None
+            data, redrawn, look = style.restyled(
+                record, list(plan.restyle), image_path.read_bytes(), keeps=keeps
             )
-            size = (drawn.image.width, drawn.image.height)
+            plan = Plan({**plan.applied, "look": dataclasses.asdict(look)})
+            size = (redrawn.image.width, redrawn.image.height)
             return data, "png", perturbed_record(redrawn, plan, spec, seed, size)
         image, data, ext = apply_plan(original, plan)
     return data, ext, perturbed_record(record, plan, spec, seed, image.size)
@@ -226,19 +235,44 @@ def perturb_dataset(
         _check_target(folder, held)
         (folder / "figures").mkdir(parents=True, exist_ok=True)
         written[spec.label] = 0
+        left_out: list[str] = []
         for path in tqdm(records, desc=spec.label, disable=not progress, unit="fig"):
             target = folder / "figures" / path.name
             if target.is_file():
                 continue
             record = open_record(path)
-            data, ext, new = perturb_image(src / record.image.file, record, spec, seed)
+            try:
+                data, ext, new = perturb_image(
+                    src / record.image.file, record, spec, seed, same_questions=True
+                )
+            except NoLook as exc:  # a resumed run tries it again, to the same end
+                log.warning("%s; left out of %s", exc, folder)
+                left_out.append(record.id)
+                continue
             new.image.file = f"figures/{record.id}.{ext}"
             atomic_write_bytes(folder / new.image.file, data)
             atomic_write_text(target, dumps_record(new.to_dict()))  # last: marks the figure done
             written[spec.label] += 1
-        for name in COPIED:
-            if (src / name).is_file():  # byte for byte: the questions do not change
-                atomic_write_bytes(folder / name, (src / name).read_bytes())
-        manifest = json.dumps(_manifest(src, held), indent=2, ensure_ascii=False) + "\n"
-        atomic_write_text(folder / "manifest.json", manifest)
+        _copy_questions(src, folder, set(left_out))
+        manifest = _manifest(src, held)
+        if left_out:
+            manifest["left_out"] = left_out
+        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        atomic_write_text(folder / "manifest.json", text)
     return written
+
+
+def _copy_questions(src: Path, folder: Path, left_out: set[str]) -> None:
+    """The questions and descriptions, byte for byte, but for those of figures left out."""
+    for name in COPIED:
+        if not (src / name).is_file():
+            continue
+        data = (src / name).read_bytes()
+        if left_out:
+            lines = data.splitlines(keepends=True)
+            data = b"".join(line for line in lines if _figure_of(line) not in left_out)
+        atomic_write_bytes(folder / name, data)
+
+
+def _figure_of(line: bytes) -> str:
+    return str(json.loads(line)["figure_id"])

@@ -5,13 +5,18 @@ record with another matplotlib style sheet, so the data, the colours of the seri
 question stay as they were, and the boxes come from the new drawing. Where no sheet changes
 the picture (a dark figure, a table, a pie with its own colours) the font changes instead. A
 look is kept only when the new drawing differs from the old and has the same elements (kind,
-panel, series, item) in the same order, so the evidence ids of the questions still name the
-same marks; otherwise the next look in the seeded order is tried.
+panel, series, item, text) in the same order, so the evidence ids of the questions still name
+the same marks and every text a question reads is the same; on a figure dataset also only
+when the questions, answers, evidence and descriptions made from the new record are exactly
+the stored ones, so each question is still answerable from the new drawing (a look that hides
+a counted point under another fails). Otherwise the next look in the seeded order is tried; a
+figure no look keeps is left out of the perturbed dataset (``NoLook``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -40,15 +45,48 @@ def looks(record: Record, rng: np.random.Generator) -> list[Look]:
     ]
 
 
+class NoLook(FiggenError):
+    """No other look of a figure keeps what its questions need (the figure is left out)."""
+
+
+Keeps = Callable[[Record], bool]
+"""Whether a redrawn record still carries every question of the clean one."""
+
+
 def _structure(elements: list[Element]) -> list[tuple[Any, ...]]:
-    return [(e.kind, e.panel, e.series, e.item) for e in elements]
+    # the text too: another sheet may place other numbers at as many ticks (``classic``
+    # rounds the axis limits), and a tick-value question reads them
+    return [(e.kind, e.panel, e.series, e.item, e.text) for e in elements]
+
+
+def same_questions(clean: Record) -> Keeps:
+    """A check that a redrawn record gives exactly the clean record's questions, answers,
+    evidence and descriptions: what is asked stays answerable from the new drawing (no point
+    newly hidden under another, no bar newly under the frame)."""
+    from figgen.vqa.files import FigureTexts
+
+    def texts(record: Record) -> tuple[list[str], list[str]]:
+        made = FigureTexts.of(record, None)  # the plot-type choices alike on both sides
+        return made.qa, made.descriptions
+
+    wanted = texts(clean)
+    return lambda redrawn: texts(redrawn) == wanted
 
 
 def restyled(
-    record: Record, candidates: list[Look], original: bytes, cfg: FigureConfig | None = None
+    record: Record,
+    candidates: list[Look],
+    original: bytes,
+    *,
+    keeps: Keeps | None = None,
+    cfg: FigureConfig | None = None,
 ) -> tuple[bytes, Record, Look]:
-    """The PNG and record of the first look whose drawing keeps the figure's elements and
-    differs from the ``original`` PNG (a sheet changes nothing in a pie with its own colours)."""
+    """The PNG and record of the first look whose drawing differs from the ``original`` PNG (a
+    sheet changes nothing in a pie with its own colours), keeps the figure's elements and
+    texts, and passes ``keeps``; :class:`NoLook` if none does.
+
+    The record is the clean one with the new drawing's look, image size, boxes and repair log.
+    """
     from figgen.generate import render_to_record
     from figgen.record import spec_from_record
 
@@ -63,9 +101,21 @@ def restyled(
             cfg or FigureConfig(),
             image_file=record.image.file,
         )
-        redrawn = Record.from_dict(drawn.record)
-        if drawn.png != original and _structure(redrawn.elements) == wanted:
+        if drawn.png == original:
+            continue
+        new = Record.from_dict(drawn.record)
+        if _structure(new.elements) != wanted:
+            continue
+        redrawn = dataclasses.replace(
+            record,
+            image=dataclasses.replace(new.image, file=record.image.file),
+            style=new.style,
+            elements=new.elements,
+            repair=new.repair,
+        )
+        if keeps is None or keeps(redrawn):
             return drawn.png, redrawn, look
-    raise FiggenError(
-        f"figure {record.id}: no other style keeps its elements; leave style out of --kinds"
+    raise NoLook(
+        f"figure {record.id}: no other look keeps its ticks, texts and questions "
+        "(a figure drawn with the classic sheet often has none)"
     )
