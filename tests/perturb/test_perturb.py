@@ -185,28 +185,3 @@ def test_kinds_are_parsed_with_one_line_errors(tmp_path: Path) -> None:
         app, ["perturb", str(tmp_path), "--kinds", "noise", "--out", str(tmp_path / "o")]
     )
     assert result.exit_code != 0 and "is not a dataset" in str(result.exception)
-
-
-def test_style_transfer_redraws_with_another_sheet_and_measures_the_boxes(
-    small_build: Path, tmp_path: Path
-) -> None:
-    written = perturb_dataset(small_build, tmp_path, parse_kinds("style"), seed=3)
-    assert written == {"style": len(_records(small_build))}
-    out = tmp_path / "style"
-    assert (out / "qa.jsonl").read_bytes() == (small_build / "qa.jsonl").read_bytes()
-    for clean in _records(small_build)[:3]:
-        new = json.loads((out / "figures" / f"{clean['id']}.json").read_text())
-        look = new["perturbation"]["params"]["look"]
-        assert {k: new["style"][k] for k in look} == look
-        assert look != {k: clean["style"][k] for k in look}  # another sheet (or font if dark)
-        assert [(e["kind"], e.get("series"), e.get("item")) for e in new["elements"]] == [
-            (e["kind"], e.get("series"), e.get("item")) for e in clean["elements"]
-        ]
-        with Image.open(out / new["image"]["file"]) as opened:
-            drawn = opened.convert("RGB")
-        assert drawn.size == (new["image"]["width"], new["image"]["height"])
-        ink = _ink(drawn, drawn.getpixel((0, 0)))
-        inked = [e for e in new["elements"] if e["kind"] in INKED and e["kind"] != "bar"]
-        for element in inked:  # the new boxes frame the new drawing's ink
-            x0, y0, x1, y1 = (int(v) for v in element["bbox"])
-            assert ink[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1].any(), element
