@@ -94,7 +94,7 @@ def perturb_sets(
                     moved[name] = _moved_boxes(clean, new)
                     written[spec.label] += 1
             except NoLook as exc:  # the set's questions need every chart
-                log.warning("%s; set %s left out of %s", exc, record["id"], folder)
+                log.warning("%s; set %s left out of %s", exc, target.stem, folder)
                 continue
             for question in record["questions"]:
                 for facts in question["modes"].values():
