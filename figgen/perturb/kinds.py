@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from figgen.config_sections import StyleConfig
 from figgen.perturb.geometry import Warp, fitted, rotation, scaling, shearing, translation
 from figgen.records import Record
 
@@ -277,10 +278,24 @@ def _pad(image: Image.Image, record: Record, rng: np.random.Generator, p: Params
 
 # ---- style ---------------------------------------------------------------------------------
 
+RECOLOURING = ("grayscale", "tableau-colorblind10")
+"""Sheets of figgen's style list that change the marks' colours, which questions ask about."""
+SHEETS = tuple(s for s in StyleConfig().styles if s not in RECOLOURING)
+FONTS = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono")
+"""Other looks where no sheet changes the picture (a dark figure, a table, a pie): the font."""
+
+
+def looks(record: Record, rng: np.random.Generator) -> list[Look]:
+    """The other looks of a figure in a seeded order: other sheets first, then other fonts."""
+    sheet, font = record.style.mpl_style, record.style.font_family
+    sheets = [] if record.style.dark else [s for s in SHEETS if s != sheet]
+    fonts = [f for f in FONTS if f != font]
+    return [Look(sheets[int(i)], font) for i in rng.permutation(len(sheets))] + [
+        Look(sheet, fonts[int(i)]) for i in rng.permutation(len(fonts))
+    ]
+
 
 @_kind("style", "redraw with another style sheet (a dark figure: another font); boxes measured")
 def _style(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
-    from figgen.perturb.style import looks
-
     order = tuple(looks(record, rng))
     return Plan({"tried": [dataclasses.asdict(look) for look in order]}, restyle=order)

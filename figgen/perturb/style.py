@@ -17,32 +17,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from figgen.config import FigureConfig
-from figgen.config_sections import StyleConfig
 from figgen.errors import FiggenError
 from figgen.perturb.kinds import Look
 from figgen.record import Element
 from figgen.records import Record
 
-RECOLOURING = ("grayscale", "tableau-colorblind10")
-"""Sheets of figgen's style list that change the marks' colours, which questions ask about."""
-SHEETS = tuple(s for s in StyleConfig().styles if s not in RECOLOURING)
-FONTS = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono")
-"""Other looks where no sheet changes the picture (a dark figure, a table, a pie): the font."""
-
-
-def looks(record: Record, rng: np.random.Generator) -> list[Look]:
-    """The other looks of a figure in a seeded order: other sheets first, then other fonts."""
-    sheet, font = record.style.mpl_style, record.style.font_family
-    sheets = [] if record.style.dark else [s for s in SHEETS if s != sheet]
-    fonts = [f for f in FONTS if f != font]
-    return [Look(sheets[int(i)], font) for i in rng.permutation(len(sheets))] + [
-        Look(sheet, fonts[int(i)]) for i in rng.permutation(len(fonts))
-    ]
+if TYPE_CHECKING:
+    from figgen.config import FigureConfig
 
 
 class NoLook(FiggenError):
@@ -87,6 +70,7 @@ def restyled(
 
     The record is the clean one with the new drawing's look, image size, boxes and repair log.
     """
+    from figgen.config import FigureConfig
     from figgen.generate import render_to_record
     from figgen.record import spec_from_record
 
