@@ -11,6 +11,7 @@ last, so a killed run resumes.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -18,17 +19,21 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.multichart.build import load_sets, write_index
 from figgen.perturb.dataset import PerturbationSpec, perturb_image
+from figgen.perturb.style import NoLook
+from figgen.record import BBox
+from figgen.records import PerturbedRecord, Record
 from figgen.storage import atomic_write_bytes, atomic_write_text
 
 MARKER = "perturbation.json"
+log = logging.getLogger(__name__)
 
 
-def _moved_boxes(old: dict[str, Any], new: dict[str, Any]) -> dict[tuple[float, ...], list[Any]]:
+def _moved_boxes(old: Record, new: Record) -> dict[BBox, BBox]:
     """Each element's box in the clean record mapped to its box in the perturbed one."""
-    after = {e["id"]: e["bbox"] for e in new["elements"]}
-    moved: dict[tuple[float, ...], list[Any]] = {}
-    for element in old["elements"]:
-        moved.setdefault(tuple(element["bbox"]), after[element["id"]])
+    after = {e.id: e.bbox for e in new.elements}
+    moved: dict[BBox, BBox] = {}
+    for element in old.elements:
+        moved.setdefault(element.bbox, after[element.id])
     return moved
 
 
@@ -81,12 +86,16 @@ def perturb_sets(
             if target.is_file():
                 continue
             moved = {}
-            for name, image in record["images"].items():
-                clean = json.loads((src / image["record"]).read_text(encoding="utf-8"))
-                new = _perturbed_image(src, folder, clean, spec, seed)
-                image["file"] = new["image"]["file"]
-                moved[name] = _moved_boxes(clean, new)
-                written[spec.label] += 1
+            try:
+                for name, image in record["images"].items():
+                    clean = Record.from_dict(json.loads((src / image["record"]).read_bytes()))
+                    new = _perturbed_image(src, folder, clean, spec, seed)
+                    image["file"] = new.image.file
+                    moved[name] = _moved_boxes(clean, new)
+                    written[spec.label] += 1
+            except NoLook as exc:  # the set's questions need every chart
+                log.warning("%s; set %s left out of %s", exc, target.stem, folder)
+                continue
             for question in record["questions"]:
                 for facts in question["modes"].values():
                     facts["evidence"] = {
@@ -100,14 +109,14 @@ def perturb_sets(
 
 
 def _perturbed_image(
-    src: Path, folder: Path, clean: dict[str, Any], spec: PerturbationSpec, seed: int
-) -> dict[str, Any]:
+    src: Path, folder: Path, clean: Record, spec: PerturbationSpec, seed: int
+) -> PerturbedRecord:
     """Perturb one chart (or read it back when a resumed run already wrote it)."""
-    done = folder / "images" / f"{clean['id']}.json"
+    done = folder / "images" / f"{clean.id}.json"
     if done.is_file():
-        return json.loads(done.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-    data, ext, new = perturb_image(src / clean["image"]["file"], clean, spec, seed)
-    new["image"]["file"] = f"images/{clean['id']}.{ext}"
-    atomic_write_bytes(folder / new["image"]["file"], data)
-    atomic_write_text(done, json.dumps(new, separators=(",", ":")))  # after its image
+        return PerturbedRecord.from_dict(json.loads(done.read_bytes()))
+    data, ext, new = perturb_image(src / clean.image.file, clean, spec, seed)
+    new.image.file = f"images/{clean.id}.{ext}"
+    atomic_write_bytes(folder / new.image.file, data)
+    atomic_write_text(done, json.dumps(new.to_dict(), separators=(",", ":")))  # after its image
     return new

@@ -10,9 +10,10 @@ run resumes, skipping figures whose record is already written.
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import io
 import json
+import logging
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,11 +24,21 @@ import numpy as np
 from PIL import Image
 
 from figgen.errors import FiggenError
+from figgen.perturb import style
 from figgen.perturb.kinds import KINDS, Params, Plan, background
-from figgen.record import dumps_record, load_record
+from figgen.perturb.style import NoLook
+from figgen.record import dumps_record
+from figgen.records import (
+    Perturbation,
+    PerturbedRecord,
+    Record,
+    SourceImage,
+    open_record,
+)
 from figgen.storage import atomic_write_bytes, atomic_write_text
 
 COPIED = ("qa.jsonl", "descriptions.jsonl")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -92,11 +103,9 @@ def figure_rng(seed: int, index: int, label: str) -> np.random.Generator:
     return np.random.default_rng([seed, index, zlib.crc32(label.encode("utf-8"))])
 
 
-def plan_figure(
-    image: Image.Image, record: dict[str, Any], spec: PerturbationSpec, seed: int
-) -> Plan:
+def plan_figure(image: Image.Image, record: Record, spec: PerturbationSpec, seed: int) -> Plan:
     """The seeded plan of ``spec`` for one figure."""
-    rng = figure_rng(seed, int(record.get("index", 0)), spec.label)
+    rng = figure_rng(seed, record.index, spec.label)
     try:
         return KINDS[spec.kind].plan(image, record, rng, spec.params)
     except ValueError as exc:
@@ -119,77 +128,86 @@ def apply_plan(image: Image.Image, plan: Plan) -> tuple[Image.Image, bytes, str]
 
 
 def perturb_image(
-    image_path: Path, record: dict[str, Any], spec: PerturbationSpec, seed: int
-) -> tuple[bytes, str, dict[str, Any]]:
+    image_path: Path,
+    record: Record,
+    spec: PerturbationSpec,
+    seed: int,
+    *,
+    same_questions: bool = False,
+) -> tuple[bytes, str, PerturbedRecord]:
     """One figure perturbed: the encoded bytes, their extension and the new record (its image
-    file still the source's; the caller names it)."""
+    file still the source's; the caller names it). With ``same_questions`` a style transfer
+    keeps only a drawing whose record gives the clean record's questions and descriptions
+    (:func:`figgen.perturb.style.same_questions`); :class:`~figgen.perturb.style.NoLook` if
+    no look does."""
     if not image_path.is_file():
         raise FiggenError(f"image {image_path} is missing; rebuild the dataset")
     with Image.open(image_path) as original:
         original.load()
         plan = plan_figure(original, record, spec, seed)
         if plan.restyle:
-            from figgen.perturb.style import restyled
-
-            data, drawn, look = restyled(record, list(plan.restyle), image_path.read_bytes())
-            plan = Plan({**plan.applied, "look": look})
-            new = perturbed_record(record, plan, spec, seed, _size(drawn))
-            new["style"], new["elements"] = drawn["style"], drawn["elements"]
-            new["repair"] = drawn.get("repair", new.get("repair"))
-            return data, "png", new
+            keeps = style.same_questions(record) if same_questions else None
+            data, redrawn, look = style.restyled(
+                record, list(plan.restyle), image_path.read_bytes(), keeps=keeps
+            )
+            plan = Plan({**plan.applied, "look": dataclasses.asdict(look)})
+            size = (redrawn.image.width, redrawn.image.height)
+            return data, "png", perturbed_record(redrawn, plan, spec, seed, size)
         image, data, ext = apply_plan(original, plan)
     return data, ext, perturbed_record(record, plan, spec, seed, image.size)
 
 
-def _size(record: dict[str, Any]) -> tuple[int, int]:
-    return int(record["image"]["width"]), int(record["image"]["height"])
-
-
 def perturbed_record(
-    record: dict[str, Any], plan: Plan, spec: PerturbationSpec, seed: int, size: tuple[int, int]
-) -> dict[str, Any]:
-    """A copy of ``record`` with moved boxes, the new image facts and what was applied."""
-    out = copy.deepcopy(record)
-    if plan.warp is not None:
-        for element in out.get("elements", []):
-            element["bbox"] = plan.warp.box(tuple(element["bbox"]))
-    source = record["image"]
-    out["image"]["width"], out["image"]["height"] = size
-    out["perturbation"] = {
-        "kind": spec.kind,
-        "label": spec.label,
-        "params": plan.applied,
-        "seed": seed,
-        "matrix": None if plan.warp is None else plan.warp.as_list(),
-        "source_image": {"width": source["width"], "height": source["height"]},
-    }
-    return out
+    record: Record, plan: Plan, spec: PerturbationSpec, seed: int, size: tuple[int, int]
+) -> PerturbedRecord:
+    """A copy of ``record`` with moved boxes, the new image size and what was applied."""
+    warp = plan.warp
+    elements = record.elements
+    if warp is not None:
+        elements = [dataclasses.replace(e, bbox=warp.box(e.bbox)) for e in elements]
+    width, height = size
+    applied = Perturbation(
+        kind=spec.kind,
+        label=spec.label,
+        params=plan.applied,
+        seed=seed,
+        matrix=None if warp is None else warp.as_list(),
+        source_image=SourceImage(record.image.width, record.image.height),
+    )
+    image = dataclasses.replace(record.image, width=width, height=height)
+    return PerturbedRecord.of(record, applied, image=image, elements=elements)
 
 
-def _manifest(src: Path, spec: PerturbationSpec, seed: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Held:
+    """The manifest's ``perturbation`` entry: which perturbation of which build a folder holds."""
+
+    kind: str
+    label: str
+    params: Params
+    seed: int
+    source: str
+
+
+def _manifest(src: Path, held: Held) -> dict[str, Any]:
     path = src / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    manifest["perturbation"] = {
-        "kind": spec.kind,
-        "label": spec.label,
-        "params": spec.params,
-        "seed": seed,
-        "source": src.name,
-    }
+    manifest["perturbation"] = dataclasses.asdict(held)
     return manifest
 
 
-def _check_target(folder: Path, manifest: dict[str, Any]) -> None:
+def _check_target(folder: Path, held: Held) -> None:
     existing = folder / "manifest.json"
     if not existing.is_file():
         if folder.exists() and any(folder.iterdir()):
             raise FiggenError(f"{folder} holds other files; choose another --out")
         return
     previous = json.loads(existing.read_text(encoding="utf-8")).get("perturbation")
-    if previous != manifest["perturbation"]:
+    if previous != dataclasses.asdict(held):
+        other = Held(**previous) if previous else None
         raise FiggenError(
-            f"{folder} holds another perturbation ({previous and previous.get('label')}, "
-            f"seed {previous and previous.get('seed')}); choose another --out"
+            f"{folder} holds another perturbation ({other and other.label}, "
+            f"seed {other and other.seed}); choose another --out"
         )
 
 
@@ -213,24 +231,48 @@ def perturb_dataset(
     written: dict[str, int] = {}
     for spec in specs:
         folder = out / spec.label
-        manifest = _manifest(src, spec, seed)
-        _check_target(folder, manifest)
+        held = Held(spec.kind, spec.label, spec.params, seed, src.name)
+        _check_target(folder, held)
         (folder / "figures").mkdir(parents=True, exist_ok=True)
         written[spec.label] = 0
+        left_out: list[str] = []
         for path in tqdm(records, desc=spec.label, disable=not progress, unit="fig"):
             target = folder / "figures" / path.name
             if target.is_file():
                 continue
-            record = load_record(path)
-            data, ext, new = perturb_image(src / record["image"]["file"], record, spec, seed)
-            new["image"]["file"] = f"figures/{record['id']}.{ext}"
-            atomic_write_bytes(folder / new["image"]["file"], data)
-            atomic_write_text(target, dumps_record(new))  # last: marks the figure done
+            record = open_record(path)
+            try:
+                data, ext, new = perturb_image(
+                    src / record.image.file, record, spec, seed, same_questions=True
+                )
+            except NoLook as exc:  # a resumed run tries it again, to the same end
+                log.warning("%s; left out of %s", exc, folder)
+                left_out.append(record.id)
+                continue
+            new.image.file = f"figures/{record.id}.{ext}"
+            atomic_write_bytes(folder / new.image.file, data)
+            atomic_write_text(target, dumps_record(new.to_dict()))  # last: marks the figure done
             written[spec.label] += 1
-        for name in COPIED:
-            if (src / name).is_file():  # byte for byte: the questions do not change
-                atomic_write_bytes(folder / name, (src / name).read_bytes())
-        atomic_write_text(
-            folder / "manifest.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
-        )
+        _copy_questions(src, folder, set(left_out))
+        manifest = _manifest(src, held)
+        if left_out:
+            manifest["left_out"] = left_out
+        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        atomic_write_text(folder / "manifest.json", text)
     return written
+
+
+def _copy_questions(src: Path, folder: Path, left_out: set[str]) -> None:
+    """The questions and descriptions, byte for byte, but for those of figures left out."""
+    for name in COPIED:
+        if not (src / name).is_file():
+            continue
+        data = (src / name).read_bytes()
+        if left_out:
+            lines = data.splitlines(keepends=True)
+            data = b"".join(line for line in lines if _figure_of(line) not in left_out)
+        atomic_write_bytes(folder / name, data)
+
+
+def _figure_of(line: bytes) -> str:
+    return str(json.loads(line)["figure_id"])

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from figgen.record import BBox
+
 Matrix = np.ndarray
 
 
@@ -43,7 +45,7 @@ def shearing(k: float) -> Matrix:
     return np.array([[1.0, k, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
 
 
-def _corners(box: tuple[float, float, float, float]) -> np.ndarray:
+def _corners(box: BBox) -> np.ndarray:
     x0, y0, x1, y1 = box
     return np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x1, y1, 1.0], [x0, y1, 1.0]])
 
@@ -67,7 +69,7 @@ class Warp:
     resize: bool = False
     """A pure scaling, resampled with a Lanczos filter instead of the affine one."""
 
-    def box(self, box: tuple[float, float, float, float]) -> list[float]:
+    def box(self, box: BBox) -> BBox:
         """The whole-pixel box around the moved corners, clipped to the new canvas."""
         moved = _corners(box) @ self.matrix.T
         width, height = self.size
@@ -75,7 +77,7 @@ class Warp:
         y0 = min(max(math.floor(moved[:, 1].min() + SNAP), 0), height)
         x1 = min(max(math.ceil(moved[:, 0].max() - SNAP), 0), width)
         y1 = min(max(math.ceil(moved[:, 1].max() - SNAP), 0), height)
-        return [float(x0), float(y0), float(x1), float(y1)]
+        return (float(x0), float(y0), float(x1), float(y1))
 
     def image(self, image: Image.Image, fill: tuple[int, ...]) -> Image.Image:
         """The image moved by the warp; uncovered canvas is painted ``fill``."""

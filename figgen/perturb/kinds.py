@@ -7,6 +7,7 @@ function of (image, record, seed, parameters) and the output is byte-reproducibl
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,11 +18,21 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from figgen.config_sections import StyleConfig
 from figgen.perturb.geometry import Warp, fitted, rotation, scaling, shearing, translation
+from figgen.records import Record
 
 Params = dict[str, Any]
 _STRIP = 256  # rows of noise drawn at a time
 Paint = Callable[[Image.Image], Image.Image]
+
+
+@dataclass(frozen=True)
+class Look:
+    """A style sheet and a font to draw a figure in."""
+
+    mpl_style: str
+    font_family: str
 
 
 @dataclass(frozen=True)
@@ -33,11 +44,11 @@ class Plan:
     paint: Paint | None = None
     jpeg_quality: int | None = None
     png_compress_level: int = 6
-    restyle: tuple[dict[str, str], ...] = ()
+    restyle: tuple[Look, ...] = ()
     """Looks to redraw the figure in, tried in order (style transfer; see ``style``)."""
 
 
-PlanFn = Callable[[Image.Image, dict[str, Any], np.random.Generator, Params], Plan]
+PlanFn = Callable[[Image.Image, Record, np.random.Generator, Params], Plan]
 
 
 @dataclass(frozen=True)
@@ -83,7 +94,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 
 @_kind("noise", "Gaussian pixel noise of standard deviation sigma (0-255 scale)", sigma=12.0)
-def _noise(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+def _noise(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     sigma = float(p["sigma"])
     noise_seed = int(rng.integers(2**63))
 
@@ -106,13 +117,13 @@ def _noise(image: Image.Image, record: dict[str, Any], rng: np.random.Generator,
 
 
 @_kind("blur", "Gaussian blur of the given radius in pixels", radius=1.5)
-def _blur(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+def _blur(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     radius = float(p["radius"])
     return Plan({"radius": radius}, paint=lambda img: img.filter(ImageFilter.GaussianBlur(radius)))
 
 
 @_kind("jpeg", "PNG to JPEG at the given quality (1-95)", quality=30)
-def _jpeg(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+def _jpeg(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     quality = int(p["quality"])
     if not 1 <= quality <= 95:
         raise ValueError(f"quality {quality} is outside 1-95")
@@ -120,9 +131,7 @@ def _jpeg(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, 
 
 
 @_kind("rescale", "resize by factor (Lanczos); boxes scale along", factor=0.5)
-def _rescale(
-    image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params
-) -> Plan:
+def _rescale(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     factor = float(p["factor"])
     if factor <= 0:
         raise ValueError(f"factor {factor} must be positive")
@@ -135,9 +144,7 @@ def _rescale(
 
 
 @_kind("watermark", "semi-transparent diagonal text across the figure", text="DRAFT", opacity=0.3)
-def _watermark(
-    image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params
-) -> Plan:
+def _watermark(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     text, opacity = str(p["text"]), float(p["opacity"])
     angle = float(rng.uniform(20.0, 40.0) * rng.choice([-1.0, 1.0]))
 
@@ -169,7 +176,7 @@ _MISLEADING = (
 
 @_kind("background_text", "misleading text printed in a margin beside the chart", margin=0.3)
 def _background_text(
-    image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params
+    image: Image.Image, record: Record, rng: np.random.Generator, p: Params
 ) -> Plan:
     margin = float(p["margin"])
     side = str(rng.choice(["right", "left", "bottom", "top"]))
@@ -217,9 +224,9 @@ def _background_text(
 # ---- affine --------------------------------------------------------------------------------
 
 
-def _content_box(record: dict[str, Any], width: int, height: int) -> tuple[float, ...]:
+def _content_box(record: Record, width: int, height: int) -> tuple[float, ...]:
     """The box around everything drawn (the figure's own box aside)."""
-    boxes = [e["bbox"] for e in record.get("elements", []) if e["kind"] != "figure"]
+    boxes = [e.bbox for e in record.elements if e.kind != "figure"]
     if not boxes:
         return (0.0, 0.0, float(width), float(height))
     return (
@@ -231,23 +238,21 @@ def _content_box(record: dict[str, Any], width: int, height: int) -> tuple[float
 
 
 @_kind("rotate", "rotation by +-degrees (sign drawn), canvas grown to fit", degrees=4.0)
-def _rotate(
-    image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params
-) -> Plan:
+def _rotate(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     angle = float(p["degrees"]) * float(rng.choice([-1.0, 1.0]))
     matrix, size = fitted(rotation(angle), image.width, image.height)
     return Plan({"degrees": float(p["degrees"]), "angle": angle}, warp=Warp(matrix, size))
 
 
 @_kind("shear", "horizontal shear x' = x + k y with k = +-factor, canvas grown", factor=0.15)
-def _shear(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+def _shear(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     k = float(p["factor"]) * float(rng.choice([-1.0, 1.0]))
     matrix, size = fitted(shearing(k), image.width, image.height)
     return Plan({"factor": float(p["factor"]), "k": k}, warp=Warp(matrix, size))
 
 
 @_kind("crop", "cut up to fraction of the empty margin on each side (never content)", fraction=0.8)
-def _crop(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+def _crop(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     fraction = float(p["fraction"])
     x0, y0, x1, y1 = _content_box(record, image.width, image.height)
     share = rng.uniform(0.0, fraction, size=4)
@@ -261,7 +266,7 @@ def _crop(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, 
 
 
 @_kind("pad", "add up to fraction of the size as margin on each side", fraction=0.1)
-def _pad(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
+def _pad(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     fraction = float(p["fraction"])
     share = rng.uniform(0.0, fraction, size=4)
     left, right = (round(image.width * s) for s in share[:2])
@@ -273,10 +278,24 @@ def _pad(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p
 
 # ---- style ---------------------------------------------------------------------------------
 
+RECOLOURING = ("grayscale", "tableau-colorblind10")
+"""Sheets of figgen's style list that change the marks' colours, which questions ask about."""
+SHEETS = tuple(s for s in StyleConfig().styles if s not in RECOLOURING)
+FONTS = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono")
+"""Other looks where no sheet changes the picture (a dark figure, a table, a pie): the font."""
+
+
+def looks(record: Record, rng: np.random.Generator) -> list[Look]:
+    """The other looks of a figure in a seeded order: other sheets first, then other fonts."""
+    sheet, font = record.style.mpl_style, record.style.font_family
+    sheets = [] if record.style.dark else [s for s in SHEETS if s != sheet]
+    fonts = [f for f in FONTS if f != font]
+    return [Look(sheets[int(i)], font) for i in rng.permutation(len(sheets))] + [
+        Look(sheet, fonts[int(i)]) for i in rng.permutation(len(fonts))
+    ]
+
 
 @_kind("style", "redraw with another style sheet (a dark figure: another font); boxes measured")
-def _style(image: Image.Image, record: dict[str, Any], rng: np.random.Generator, p: Params) -> Plan:
-    from figgen.perturb.style import looks
-
+def _style(image: Image.Image, record: Record, rng: np.random.Generator, p: Params) -> Plan:
     order = tuple(looks(record, rng))
-    return Plan({"tried": [dict(look) for look in order]}, restyle=order)
+    return Plan({"tried": [dataclasses.asdict(look) for look in order]}, restyle=order)

@@ -47,3 +47,29 @@ def test_every_image_is_perturbed_and_the_evidence_moves_with_its_elements(
         score = ["eval", "score", "--data", str(folder), "--answers", str(answers)]
         assert CliRunner().invoke(app, [*score, "--out", str(report)]).exit_code == 0
         assert "| 0 | 1.000 |" in (report / "report.md").read_text()  # exact boxes, none rejected
+
+
+def test_a_set_with_a_chart_no_look_keeps_is_left_out(built: Path, tmp_path: Path, monkeypatch):
+    from figgen.perturb import style
+    from figgen.perturb.style import NoLook
+
+    sets = load_sets(built)
+    refused_set = sets[0]
+    refused_chart = json.loads(
+        (built / next(iter(refused_set["images"].values()))["record"]).read_text()
+    )["id"]
+    restyled = style.restyled
+
+    def refusing(record, *args, **kwargs):
+        if record.id == refused_chart:
+            raise NoLook(f"figure {record.id}: refused")
+        return restyled(record, *args, **kwargs)
+
+    monkeypatch.setattr(style, "restyled", refusing)
+    out = tmp_path / "p"
+    result = CliRunner().invoke(app, ["perturb", str(built), "--kinds", "style", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    kept = [s["id"] for s in load_sets(out / "style")]
+    assert kept == [s["id"] for s in sets[1:]]
+    asked = {json.loads(line)["figure_id"] for line in (out / "style/qa.jsonl").open()}
+    assert asked and not any(figure.startswith(refused_set["id"]) for figure in asked)
