@@ -259,7 +259,8 @@ def _vector_questions(
                 [Target(name, (la, lb))],
             )
         )
-    if abs(arr.mean()) >= 0.05 * scale:
+    # the mean of shares is 100 / count whatever the picture shows: not asked
+    if abs(arr.mean()) >= 0.05 * scale and graph.spec.nodes[name].op != "share":
         out.append(
             Ask(
                 "compute",
@@ -270,6 +271,12 @@ def _vector_questions(
             )
         )
     extreme: Literal["max", "min"] = "max" if rng.random() < 0.5 else "min"
+    # an argmax (argmin) node of this vector asks its highest (lowest) label already
+    picked = {n.op for n in graph.spec.nodes.values() if n.inputs == [name]} & {"argmax", "argmin"}
+    if f"arg{extreme}" in picked:
+        extreme = "min" if extreme == "max" else "max"
+    if f"arg{extreme}" in picked:
+        return out
     order = np.sort(arr)
     top, runner = (order[-1], order[-2]) if extreme == "max" else (order[0], order[1])
     if abs(top - runner) >= MARGIN * max(float(np.ptp(arr)), 1e-9) * 3:
