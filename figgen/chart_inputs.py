@@ -89,6 +89,19 @@ class ChartPanel:
     """Drawn in a matplotlib style sheet chosen from the set's seed (else the default one)."""
 
 
+@dataclass(frozen=True)
+class Summary:
+    """A summary statistic of one input that a chart shows instead of the input (a box plot's
+    median and quartiles): a computation node of operator ``op`` (and ``q``) over that input."""
+
+    op: str
+    q: float | None = None
+
+    def matches(self, op: str | None, q: float | None) -> bool:
+        """Whether a computation node ``op`` (with ``q``) is this statistic."""
+        return op == self.op and q == self.q
+
+
 ReadValue = tuple[float, ...] | float | Label
 """An input's values as a record shows them: one per index label for vectors, else one."""
 

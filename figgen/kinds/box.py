@@ -29,6 +29,7 @@ from figgen.element_kinds import mark
 from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_stats, group_sample
+from figgen.kinds.box_multichart import BoxCharts
 from figgen.kinds.marks import centres, point_marks
 from figgen.records import PanelRecord
 from figgen.sample.rng import integer, uniform
@@ -110,7 +111,7 @@ class BoxConfig(Section):
     )
 
 
-class BoxKind(KindHooks):
+class BoxKind(BoxCharts, KindHooks):
     name = "box"
     config = BoxConfig
     noun = "box plot"

@@ -28,6 +28,7 @@ from figgen.kinds.bar import _clear_leader, _distinct_colors, _quoted, _words
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.marks import background, centres
 from figgen.kinds.ranges_data import RangeData, RangeSeries, Stat, range_stats, replicates
+from figgen.kinds.ranges_multichart import RangeCharts
 from figgen.records import PanelRecord
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -100,7 +101,7 @@ class RangeConfig(Section):
     )
 
 
-class RangeKind(KindHooks):
+class RangeKind(RangeCharts, KindHooks):
     name = "range"
     config = RangeConfig
     noun = "range plot"

@@ -30,7 +30,7 @@ from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
 from figgen.multichart.prompt import qa_item
 from figgen.multichart.propagate import propagate
 from figgen.multichart.questions import Ask, candidates, choose_questions, state_relations
-from figgen.multichart.render import render_image
+from figgen.multichart.render import render_image, value_refusal
 from figgen.multichart.sampling import Proposer, meets_trend, sample_node, valid_values
 from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
@@ -89,7 +89,7 @@ def sample_values(
                 proposed = sample_node(rng, node, shape, cfg.distributions)
             known[name] = proposed
         values = propagate(graph, known)
-        problem = valid_values(graph.spec, values)
+        problem = valid_values(graph.spec, values) or value_refusal(graph, values)
         if problem is None:
             return values
         log.info("resampling: %s", problem)

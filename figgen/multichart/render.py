@@ -86,6 +86,17 @@ def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> tuple[Panel
     return panel, drawn
 
 
+def value_refusal(graph: Graph, values: dict[str, Value]) -> str | None:
+    """Why an image cannot draw these values as it reads them (a range's low end above its
+    high end), or None."""
+    for image in graph.images:
+        chart = chart_for(graph, image, values)
+        refusal = multichart_kind(chart.chart).multichart_value_refusal(chart)
+        if refusal is not None:
+            return f"image '{image}': {refusal}"
+    return None
+
+
 def _index_title(graph: Graph, inputs: list[str]) -> str | None:
     shape = graph.shapes[inputs[0]]
     if shape.kind != "vector":
@@ -144,25 +155,36 @@ def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
     """The values of the image's inputs as its record shows them (printed text where printed)."""
     chart = chart_for(graph, image)
     shown = multichart_kind(chart.chart).multichart_read(record, chart)
-    return [
-        Vector(i.labels, value) if isinstance(value, tuple) else value
-        for i, value in zip(chart.inputs, shown, strict=True)
-    ]
+    out: list[Value] = []
+    for read in graph.shown[image]:
+        value = shown[read.series]
+        if read.statistic is not None:  # one of the statistics the chart shows of its input
+            assert isinstance(value, tuple)
+            out.append(float(value[read.statistic]))
+        elif isinstance(value, tuple):
+            out.append(Vector(chart.inputs[read.series].labels, value))
+        else:
+            out.append(value)
+    return out
 
 
 def evidence(
     record: dict[str, Any], graph: Graph, image: str, position: int, labels: tuple[Label, ...]
 ) -> list[int]:
-    """Ids of the elements showing ``labels`` of input ``position`` (all labels if empty)."""
+    """Ids of the elements showing ``labels`` of what reading the image gives at ``position``
+    (``graph.shown[image]``: an input, all its labels if empty, or a statistic of one)."""
     node = graph.spec.nodes[image]
-    shape = graph.shapes[node.inputs[position]]
+    read = graph.shown[image][position]
+    shape = graph.shapes[node.inputs[read.series]]
     wanted = (
-        {shape.labels.index(v) for v in labels if v in shape.labels}
+        {read.statistic}
+        if read.statistic is not None
+        else {shape.labels.index(v) for v in labels if v in shape.labels}
         if shape.kind == "vector" and labels
         else set(range(len(shape.labels)))
         if shape.kind == "vector"
-        else {position}
+        else {read.series}
     )
-    series = position if shape.kind == "vector" else 0
+    series = read.series if shape.kind == "vector" else 0
     kind = multichart_kind(node.kind or "")
     return [int(e["id"]) for e in record["elements"] if kind.shows_input(e, series, wanted)]

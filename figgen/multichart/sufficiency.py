@@ -80,7 +80,7 @@ def trace(
             steps.append(rule)
         if rule.step == "read":
             image = rule.premises[0]
-            reads.append(Read(image, graph.spec.nodes[image].inputs.index(name), labels))
+            reads.append(Read(image, graph.read_position(image, name), labels))
             return
         for premise, sub in zip(rule.premises, _premise_labels(graph, rule, labels), strict=True):
             walk(premise, sub)

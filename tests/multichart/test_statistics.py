@@ -48,6 +48,9 @@ def test_the_five_statistics_match_numpy_on_the_same_values(raw, q):
     assert _apply("quantile", vector, q=q) == pytest.approx(
         np.quantile(arr, q), rel=1e-12, abs=1e-9
     )
+    assert _apply("iqr", vector) == pytest.approx(
+        np.subtract(*np.percentile(arr, [75, 25])), rel=1e-9, abs=1e-9
+    )
     assert _apply("argmax", vector) == labels[int(np.argmax(arr))]
     if arr.sum() > 1.0:
         share = _apply("share", vector)
@@ -61,6 +64,7 @@ def test_hand_computed_statistics():
     assert _apply("median", v) == 4.0
     assert _apply("quantile", v, q=0.25) == 3.5  # position 0.75 between 2 and 4
     assert _apply("quantile", v, q=0.75) == 5.5  # position 2.25 between 4 and 10
+    assert _apply("iqr", v) == 2.0  # 5.5 - 3.5
 
 
 def test_quantile_needs_q_and_q_is_stored_only_where_set():
@@ -191,7 +195,7 @@ def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_set: Path)
 def test_statistics_come_back_from_the_in_depth_charts(stat_set: Path):
     (record,) = load_sets(stat_set)
     graph, records = _images(stat_set, record)
-    assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice"]
+    assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice", "range_quiz"]
     got = values_from_images(graph, record["modes"]["in-depth"], records)
     scores_b = np.asarray(from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
     assert got["std_b"] == pytest.approx(np.std(scores_b), rel=1e-9)
