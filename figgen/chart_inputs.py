@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from figgen.records import Record
 
 Label = int | str
 ShapeKind = Literal["vector", "scalar", "label"]
@@ -123,10 +126,6 @@ def label_of(text: str, labels: tuple[Label, ...]) -> Label:
     raise ValueError(f"table cell {text!r} is none of {labels}")
 
 
-def mark_texts(record: dict[str, Any], *kinds: str) -> dict[tuple[Any, Any], str]:
+def mark_texts(record: Record, *kinds: str) -> dict[tuple[int | None, int | None], str]:
     """The printed text of a record's elements of ``kinds`` by (series, item)."""
-    return {
-        (e.get("series"), e.get("item")): e["text"]
-        for e in record["elements"]
-        if e["kind"] in kinds
-    }
+    return {(e.series, e.item): e.text or "" for e in record.elements if e.kind in kinds}

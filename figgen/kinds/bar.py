@@ -37,6 +37,8 @@ from figgen.vqa.spoken import spoken
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -354,18 +356,14 @@ class BarKind(KindHooks):
         style = {"width": 0.8, "edgecolor": None, "edgewidth": 0.5, "grid": True}
         return ChartPanel(data, style, xlabel, chart.unit)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        series = record["panels"][0]["data"]["series"]
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
+        series = record.panels[0].data_as(BarData).series
         if chart.inputs[0].shape == "vector":
-            return [tuple(map(float, s["values"])) for s in series]
-        return [float(v) for v in series[0]["values"]]
+            return [tuple(map(float, s.values)) for s in series]
+        return [float(v) for v in series[0].values]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return (
-            element["kind"] == "bar"
-            and element.get("series") == series
-            and (element.get("item") in items)
-        )
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "bar" and element.series == series and element.item in items
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         bars, index = panel.data_as(BarData), panel.index

@@ -32,6 +32,8 @@ from figgen.spec import FigureStyle, PanelSpec, Scale
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.families import Family
     from figgen.vqa.item import Level
@@ -191,10 +193,10 @@ class PlotKind(Protocol):
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         """The panel that draws a LongChart image of one of ``multichart_charts``."""
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         """The image's inputs' values as its record shows them (printed text where printed)."""
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         """Whether a drawn element shows items ``items`` of the input drawn as ``series``."""
 
 
@@ -244,10 +246,10 @@ class KindHooks:
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         return False
 
 

@@ -15,11 +15,15 @@ are not asked.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, Summary
 from figgen.kinds.box_data import WHIS, BoxData, BoxStats, box_stats
 from figgen.kinds.histogram import value_grid
+
+if TYPE_CHECKING:
+    from figgen.record import Element
+    from figgen.records import Record
 
 MEDIAN_LINE_GREY = "#333333"
 """The median line of an outlined box, dark on the light figure."""
@@ -83,20 +87,19 @@ class BoxCharts:
         size = (6.4, 1.8 + 0.8 * len(samples))
         return ChartPanel(data.to_dict(), style, chart.unit or "value", None, size)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         """Each input's statistics as its box draws them, in ``multichart_statistics`` order."""
-        boxes = BoxData.from_dict(record["panels"][0]["data"])
+        boxes = record.panels[0].data_as(BoxData)
         return [
             tuple(_statistic(stats, summary) for summary in self.multichart_statistics)
             for stats in boxes.stats
         ]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         """The box (its edges are the quartiles) or the median line of the input's box."""
-        if element.get("series") != series:
+        if element.series != series:
             return False
         wanted = [self.multichart_statistics[i] for i in items]
         median = any(s.op == "median" or s.q == 0.5 for s in wanted)
         quartile = any(s.q in (0.25, 0.75) or s.op == "iqr" for s in wanted)
-        kind = element["kind"]
-        return (kind == "median_line" and median) or (kind == "box" and quartile)
+        return (element.kind == "median_line" and median) or (element.kind == "box" and quartile)

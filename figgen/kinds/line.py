@@ -53,6 +53,8 @@ from figgen.vqa.wording import cap, count, has, join
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -354,15 +356,11 @@ class LineKind(KindHooks):
         }
         return ChartPanel({"series": series}, style, chart.index_title, chart.unit)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        return [tuple(map(float, s["y"])) for s in record["panels"][0]["data"]["series"]]
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
+        return [tuple(map(float, s.y)) for s in record.panels[0].data_as(LineData).series]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return (
-            element["kind"] == "marker"
-            and element.get("series") == series
-            and (element.get("item") in items)
-        )
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "marker" and element.series == series and element.item in items
 
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         params = panel.get("params", {}).get("series") or []

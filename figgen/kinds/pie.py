@@ -10,7 +10,7 @@ not in the default kind mix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -28,6 +28,8 @@ from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
 
 
 def value_text(value: float, decimals: int) -> str:
@@ -136,13 +138,13 @@ class PieKind(KindHooks):
         }
         return ChartPanel(data, size_in=(5.5, 4.5), style_sheet=False)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "wedge_label")
         wedges = range(len(chart.inputs[0].labels))
         return [tuple(printed_number(texts[(None, i)]) for i in wedges)]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return element["kind"] in ("wedge", "wedge_label") and element.get("item") in items
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind in ("wedge", "wedge_label") and element.item in items
 
 
 register(PieKind())

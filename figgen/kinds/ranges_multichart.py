@@ -10,11 +10,15 @@ ends of data nodes of few values read exactly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, same_vectors
 from figgen.kinds.histogram import value_grid
 from figgen.kinds.ranges_data import RangeData, RangeSeries
+
+if TYPE_CHECKING:
+    from figgen.record import Element
+    from figgen.records import Record
 
 MAX_TICKS = 30
 """More value ticks than this are left to the locator's own steps."""
@@ -49,10 +53,10 @@ class RangeCharts:
             style["y_nbins"] = len(grid) + 1
         return ChartPanel(data.to_dict(), style, chart.index_title, chart.unit, (6.4, 4.8))
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        (series,) = RangeData.from_dict(record["panels"][0]["data"]).series
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
+        (series,) = record.panels[0].data_as(RangeData).series
         return [tuple(map(float, series.low)), tuple(map(float, series.high))]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         # one bar shows a label's low end and its high end: either input's evidence
-        return element["kind"] == "range_bar" and element.get("item") in items
+        return element.kind == "range_bar" and element.item in items

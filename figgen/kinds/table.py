@@ -37,6 +37,8 @@ from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
 
 
 DERIVED_DECIMALS = 2
@@ -165,7 +167,7 @@ class TableKind(KindHooks):
         height = 0.5 + 0.32 * (len(data["rows"]) + 1)
         return ChartPanel(data, size_in=(6.0, height), style_sheet=False)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "table_cell")
         first = chart.inputs[0]
         if first.shape == "vector":
@@ -180,12 +182,8 @@ class TableKind(KindHooks):
             for i, shown in enumerate(chart.inputs)
         ]
 
-    def shows_input(self, element: dict[str, Any], series: int, items: set[int]) -> bool:
-        return (
-            element["kind"] == "table_cell"
-            and element.get("series") == series
-            and (element.get("item") in items)
-        )
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "table_cell" and element.series == series and element.item in items
 
 
 register(TableKind())

@@ -9,8 +9,8 @@ the elements that show given labels of one input.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from figgen.kinds import multichart_kind
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector
+from figgen.records import Record
 from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -31,8 +32,10 @@ DERIVED_DECIMALS = 2
 
 @dataclass
 class RenderedImage:
-    record: dict[str, Any]
+    record: Record
     png: bytes
+    stored: str
+    """The record as its JSON file holds it."""
 
 
 def decimals(graph: Graph, name: str) -> int:
@@ -148,10 +151,11 @@ def render_image(
 ) -> RenderedImage:
     spec = figure_spec(graph, image, values, seed=seed, index=index, file_id=file_id)
     drawn = render_to_record(spec, cfg or FigureConfig(), image_file=image_file)
-    return RenderedImage(drawn.record, drawn.png)
+    stored = json.dumps(drawn.record, separators=(",", ":"))
+    return RenderedImage(Record.from_dict(drawn.record), drawn.png, stored)
 
 
-def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
+def read_image(record: Record, graph: Graph, image: str) -> list[Value]:
     """The values of the image's inputs as its record shows them (printed text where printed)."""
     chart = chart_for(graph, image)
     shown = multichart_kind(chart.chart).multichart_read(record, chart)
@@ -169,7 +173,7 @@ def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
 
 
 def evidence(
-    record: dict[str, Any], graph: Graph, image: str, position: int, labels: tuple[Label, ...]
+    record: Record, graph: Graph, image: str, position: int, labels: tuple[Label, ...]
 ) -> list[int]:
     """Ids of the elements showing ``labels`` of what reading the image gives at ``position``
     (``graph.shown[image]``: an input, all its labels if empty, or a statistic of one)."""
@@ -187,4 +191,4 @@ def evidence(
     )
     series = read.series if shape.kind == "vector" else 0
     kind = multichart_kind(node.kind or "")
-    return [int(e["id"]) for e in record["elements"] if kind.shows_input(e, series, wanted)]
+    return [e.id for e in record.elements if kind.shows_input(e, series, wanted)]

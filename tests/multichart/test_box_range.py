@@ -3,7 +3,6 @@ back, evidence, and the statanalysis questions that read them."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.values import Vector, from_json
+from figgen.records import open_record
 from tests.multichart.graphs import comp, data, image, spec
 
 INDEX = {
@@ -121,8 +121,7 @@ def stat_sets(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _open(root: Path, record):
     graph = build_graph(spec_from_dict(record["spec"]))
     records = {
-        name: json.loads((root / shown["record"]).read_text())
-        for name, shown in record["images"].items()
+        name: open_record(root / shown["record"]) for name, shown in record["images"].items()
     }
     return graph, records
 
@@ -148,10 +147,10 @@ def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
         }
         for name in ("median_a", "median_b", "q1_b", "q3_b"):  # 29 scores: on the grid
             assert got[name] in set(a) | set(b) and got[name] == round(got[name])
-        elements = {e["id"]: e for e in records["box_scores"]["elements"]}
+        elements = {e.id: e for e in records["box_scores"].elements}
         for position, read in enumerate(graph.shown["box_scores"]):
             ids = evidence(records["box_scores"], graph, "box_scores", position, ())
-            kinds = {(elements[i]["kind"], elements[i]["series"]) for i in ids}
+            kinds = {(elements[i].kind, elements[i].series) for i in ids}
             want = "median_line" if read.node.startswith("median") else "box"
             assert kinds == {(want, read.series)}
 
@@ -166,9 +165,9 @@ def test_the_range_gives_back_both_ends_and_points_at_one_bar(stat_sets: Path):
         assert all(a < b for a, b in zip(low.values, high.values, strict=True))
         for position in (0, 1):
             (bar,) = evidence(records["range_quiz"], graph, "range_quiz", position, (3,))
-            (element,) = [e for e in records["range_quiz"]["elements"] if e["id"] == bar]
-            assert element["kind"] == "range_bar" and element["item"] == 2
-            assert element["value"][1:] == [low.at(3), high.at(3)]
+            (element,) = [e for e in records["range_quiz"].elements if e.id == bar]
+            assert element.kind == "range_bar" and element.item == 2
+            assert element.value is not None and element.value[1:] == [low.at(3), high.at(3)]
 
 
 def test_statanalysis_reads_quartiles_off_the_box_in_extended_context(stat_sets: Path):

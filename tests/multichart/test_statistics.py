@@ -3,7 +3,6 @@ checks, minimal sets, reading back and evidence."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import NodeSpec
 from figgen.multichart.sufficiency import values_from_images
 from figgen.multichart.values import Shape, Vector, from_json
+from figgen.records import open_record
 from tests.multichart.graphs import comp, data, image, spec
 
 PEOPLE = {"people": {"labels": list(range(1, 13)), "title": "person"}}
@@ -154,8 +154,7 @@ def stat_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _images(root: Path, record):
     graph = build_graph(spec_from_dict(record["spec"]))
     records = {
-        name: json.loads((root / shown["record"]).read_text())
-        for name, shown in record["images"].items()
+        name: open_record(root / shown["record"]) for name, shown in record["images"].items()
     }
     return graph, records
 
@@ -168,12 +167,10 @@ def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_se
         (shown,) = read_image(records[chart], graph, chart)
         assert isinstance(truth, Vector) and isinstance(shown, Vector)
         assert shown.labels == truth.labels and shown.values == tuple(sorted(truth.values))
-        drawn = records[chart]["panels"][0]["data"]
-        assert sum(drawn["counts"]) == len(truth.values)
-        filled = [
-            e["id"] for e in records[chart]["elements"] if e["kind"] == "bar" and e["value"][1] > 0
-        ]
-        heights = {e["id"]: e["value"] for e in records[chart]["elements"] if e["kind"] == "bar"}
+        assert sum(records[chart].panels[0].data["counts"]) == len(truth.values)
+        bars = [e for e in records[chart].elements if e.kind == "bar" and e.value is not None]
+        filled = [e.id for e in bars if e.value is not None and e.value[1] > 0]
+        heights = {e.id: e.value for e in bars}
         ids = evidence(records[chart], graph, chart, 0, ())
         assert ids == filled and len(ids) == len(set(truth.values))
         for i in ids:  # each filled bar is one value, as tall as its number of observations
@@ -188,8 +185,8 @@ def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_set: Path)
     (shown,) = read_image(records["chart_practice"], graph, "chart_practice")
     assert shown == truth
     (week,) = evidence(records["chart_practice"], graph, "chart_practice", 0, (3,))
-    (point,) = [e for e in records["chart_practice"]["elements"] if e["id"] == week]
-    assert point["kind"] == "point" and point["value"] == [3.0, truth.at(3)]
+    (point,) = [e for e in records["chart_practice"].elements if e.id == week]
+    assert point.kind == "point" and point.value == [3.0, truth.at(3)]
 
 
 def test_statistics_come_back_from_the_in_depth_charts(stat_set: Path):
