@@ -11,12 +11,12 @@ import pytest
 from figgen.chart_inputs import Chart, ChartInput
 from figgen.errors import ConfigError
 from figgen.kinds import multichart_kind
-from figgen.multichart.build import build_sets, load_sets
+from figgen.multichart.build import load_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.values import Vector, from_json
-from figgen.records import open_record
+from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
 
 INDEX = {
@@ -111,24 +111,9 @@ def test_a_range_is_reversible_and_refuses_a_low_end_above_its_high_end():
     assert refusal == "'low' must lie below 'high' at every label"
 
 
-@pytest.fixture(scope="module")
-def stat_sets(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("statanalysis") / "sets"
-    build_sets(out, n=2, seed=7, scenarios=["statanalysis"])
-    return out
-
-
-def _open(root: Path, record):
-    graph = build_graph(spec_from_dict(record["spec"]))
-    records = {
-        name: open_record(root / shown["record"]) for name, shown in record["images"].items()
-    }
-    return graph, records
-
-
 def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
     for record in load_sets(stat_sets):
-        graph, records = _open(stat_sets, record)
+        graph, records = set_images(stat_sets, record)
         got = dict(
             zip(
                 [read.node for read in graph.shown["box_scores"]],
@@ -157,7 +142,7 @@ def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
 
 def test_the_range_gives_back_both_ends_and_points_at_one_bar(stat_sets: Path):
     for record in load_sets(stat_sets):
-        graph, records = _open(stat_sets, record)
+        graph, records = set_images(stat_sets, record)
         low, high = read_image(records["range_quiz"], graph, "range_quiz")
         assert low == from_json(record["values"]["quiz_low"])
         assert high == from_json(record["values"]["quiz_high"])

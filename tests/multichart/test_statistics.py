@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from figgen.errors import ConfigError
-from figgen.multichart.build import build_sets, load_sets
+from figgen.multichart.build import load_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.operators import OperatorError, operator_for
@@ -19,7 +19,7 @@ from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import NodeSpec
 from figgen.multichart.sufficiency import values_from_images
 from figgen.multichart.values import Shape, Vector, from_json
-from figgen.records import open_record
+from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
 
 PEOPLE = {"people": {"labels": list(range(1, 13)), "title": "person"}}
@@ -144,24 +144,9 @@ def test_statistics_are_lossy_and_a_histogram_is_its_nodes_class():
     assert g.unordered == {"s"}
 
 
-@pytest.fixture(scope="module")
-def stat_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("statanalysis") / "sets"
-    build_sets(out, n=1, seed=5, scenarios=["statanalysis"])
-    return out
-
-
-def _images(root: Path, record):
-    graph = build_graph(spec_from_dict(record["spec"]))
-    records = {
-        name: open_record(root / shown["record"]) for name, shown in record["images"].items()
-    }
-    return graph, records
-
-
-def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_set: Path):
-    (record,) = load_sets(stat_set)
-    graph, records = _images(stat_set, record)
+def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_sets: Path):
+    record = load_sets(stat_sets)[0]
+    graph, records = set_images(stat_sets, record)
     for chart, node in (("hist_a", "score_a"), ("hist_b", "score_b")):
         truth = from_json(record["values"][node])
         (shown,) = read_image(records[chart], graph, chart)
@@ -178,9 +163,9 @@ def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_se
             assert count == sum(round(v) == round(centre) for v in truth.values)
 
 
-def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_set: Path):
-    (record,) = load_sets(stat_set)
-    graph, records = _images(stat_set, record)
+def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_sets: Path):
+    record = load_sets(stat_sets)[0]
+    graph, records = set_images(stat_sets, record)
     truth = from_json(record["values"]["practice"])
     (shown,) = read_image(records["chart_practice"], graph, "chart_practice")
     assert shown == truth
@@ -189,9 +174,9 @@ def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_set: Path)
     assert point.kind == "point" and point.value == [3.0, truth.at(3)]
 
 
-def test_statistics_come_back_from_the_in_depth_charts(stat_set: Path):
-    (record,) = load_sets(stat_set)
-    graph, records = _images(stat_set, record)
+def test_statistics_come_back_from_the_in_depth_charts(stat_sets: Path):
+    record = load_sets(stat_sets)[0]
+    graph, records = set_images(stat_sets, record)
     assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice", "range_quiz"]
     got = values_from_images(graph, record["modes"]["in-depth"], records)
     scores_b = np.asarray(from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
