@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from figgen.records import Record, as_record
+if TYPE_CHECKING:
+    from figgen.records import Record
+
+from figgen.records import Record
 
 Label = int | str
 ShapeKind = Literal["vector", "scalar", "label"]
@@ -91,6 +94,19 @@ class ChartPanel:
     """Drawn in a matplotlib style sheet chosen from the set's seed (else the default one)."""
 
 
+@dataclass(frozen=True)
+class Summary:
+    """A summary statistic of one input that a chart shows instead of the input (a box plot's
+    median and quartiles): a computation node of operator ``op`` (and ``q``) over that input."""
+
+    op: str
+    q: float | None = None
+
+    def matches(self, op: str | None, q: float | None) -> bool:
+        """Whether a computation node ``op`` (with ``q``) is this statistic."""
+        return op == self.op and q == self.q
+
+
 ReadValue = tuple[float, ...] | float | Label
 """An input's values as a record shows them: one per index label for vectors, else one."""
 
@@ -112,6 +128,6 @@ def label_of(text: str, labels: tuple[Label, ...]) -> Label:
     raise ValueError(f"table cell {text!r} is none of {labels}")
 
 
-def mark_texts(record: Record | dict[str, Any], *kinds: str) -> dict[tuple[Any, Any], str]:
+def mark_texts(record: Record, *kinds: str) -> dict[tuple[int | None, int | None], str]:
     """The printed text of a record's elements of ``kinds`` by (series, item)."""
-    return {(e.series, e.item): e.text or "" for e in as_record(record).elements if e.kind in kinds}
+    return {(e.series, e.item): e.text or "" for e in record.elements if e.kind in kinds}

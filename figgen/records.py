@@ -413,23 +413,6 @@ def as_record(record: Record | dict[str, Any]) -> Record:
     return record if isinstance(record, Record) else Record.from_dict(record)
 
 
-def as_panel(panel: PanelRecord | dict[str, Any]) -> PanelRecord:
-    """A typed panel, reading a stored panel dict (hooks a caller may hand either)."""
-    return panel if isinstance(panel, PanelRecord) else PanelRecord.from_dict(panel)
-
-
-def as_element(element: Element | dict[str, Any]) -> Element:
-    """A typed element, reading a stored element dict."""
-    return element if isinstance(element, Element) else Element.from_dict(element)
-
-
-def only_panel(record: Record | dict[str, Any]) -> PanelRecord:
-    """The first panel of a record (a LongChart image's one panel), typed."""
-    if isinstance(record, Record):
-        return record.panels[0]
-    return PanelRecord.from_dict(record["panels"][0])
-
-
 def read_record(data: str | bytes, source: str) -> Record:
     """A typed record from its stored JSON (checked as :func:`figgen.record.parse_record` does)."""
     return Record.from_dict(parse_record(data, source))

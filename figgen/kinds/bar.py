@@ -29,8 +29,6 @@ from figgen.records import (
     PanelData,
     PanelRecord,
     PanelStyle,
-    as_element,
-    only_panel,
     panel_data,
     panel_style,
 )
@@ -44,6 +42,8 @@ from figgen.vqa.numbers import round_sig
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -338,15 +338,14 @@ class BarKind(KindHooks):
         style = BarStyle(width=0.8, edgecolor=None, edgewidth=0.5, grid=True)
         return ChartPanel(data.to_dict(), style.to_dict(), xlabel, chart.unit)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        series = only_panel(record).data_as(BarData).series
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
+        series = record.panels[0].data_as(BarData).series
         if chart.inputs[0].shape == "vector":
             return [tuple(map(float, s.values)) for s in series]
         return [float(v) for v in series[0].values]
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
-        mark = as_element(element)
-        return mark.kind == "bar" and mark.series == series and mark.item in items
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "bar" and element.series == series and element.item in items
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:
         bars, index = panel.data_as(BarData), panel.index

@@ -20,7 +20,7 @@ from matplotlib.colorbar import Colorbar
 from matplotlib.legend import Legend
 from matplotlib.typing import LegendLocType
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
+from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, Summary
 from figgen.density.chart_table import PanelTable
 from figgen.element_kinds import ElementDecl
 from figgen.record import Element
@@ -33,6 +33,8 @@ from figgen.spec import FigureStyle, PanelSpec, Scale
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.families import Family
     from figgen.vqa.item import Level
@@ -121,6 +123,12 @@ class PlotKind(Protocol):
         shows the values only, so its input feeds only order-free statistics)."""
 
     @property
+    def multichart_statistics(self) -> tuple[Summary, ...]:
+        """The statistics of each input its LongChart image shows instead of the input (a box:
+        median and quartiles); ``multichart_read`` then gives each input's statistics in this
+        order and ``shows_input`` takes their positions as ``items``. Empty: it shows its inputs."""
+
+    @property
     def config(self) -> type[Section]:
         """The kind's config section, read and validated under the kind's name."""
 
@@ -179,15 +187,18 @@ class PlotKind(Protocol):
         """Why an image ``chart`` cannot show inputs of these shapes ("shows exactly one
         vector"); None when it can."""
 
+    def multichart_value_refusal(self, chart: Chart) -> str | None:
+        """Why these values cannot be drawn as the chart reads them (a range's low end above
+        its high end); None when they can. The set's values are drawn again."""
+
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         """The panel that draws a LongChart image of one of ``multichart_charts``."""
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         """The image's inputs' values as its record shows them (printed text where printed)."""
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
-        """Whether a drawn element (typed, or its stored dict) shows items ``items`` of the input
-        drawn as ``series``."""
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        """Whether a drawn element shows items ``items`` of the input drawn as ``series``."""
 
 
 class KindHooks:
@@ -204,6 +215,7 @@ class KindHooks:
     chart_table: PanelTable | None = None
     multichart_charts: tuple[str, ...] = ()
     multichart_ordered: bool = True
+    multichart_statistics: tuple[Summary, ...] = ()
 
     def category_axis(self, panel: PanelSpec) -> CategoryAxes | None:
         return None
@@ -229,13 +241,16 @@ class KindHooks:
     def multichart_refusal(self, chart: str, inputs: list[Shape]) -> str | None:
         return None
 
+    def multichart_value_refusal(self, chart: Chart) -> str | None:
+        return None
+
     def multichart_panel(self, chart: Chart) -> ChartPanel:
         raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         raise NotImplementedError(f"{type(self).__name__} draws no LongChart image")
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         return False
 
 

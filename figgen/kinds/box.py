@@ -36,6 +36,7 @@ from figgen.kinds.box_data import (
     box_stats,
     group_sample,
 )
+from figgen.kinds.box_multichart import BoxCharts
 from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
 from figgen.kinds.marks import centres, point_marks
 from figgen.records import PanelRecord
@@ -118,7 +119,7 @@ class BoxConfig(Section):
     )
 
 
-class BoxKind(KindHooks):
+class BoxKind(BoxCharts, KindHooks):
     name = "box"
     config = BoxConfig
     noun = "box plot"

@@ -25,8 +25,6 @@ from figgen.records import (
     PanelData,
     PanelRecord,
     PanelStyle,
-    as_element,
-    only_panel,
     panel_data,
     panel_style,
 )
@@ -45,6 +43,8 @@ from figgen.vqa.wording import count, has, join
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -317,11 +317,11 @@ class HistogramKind(KindHooks):
         what = f"number of {chart.index_title}s" if chart.index_title else "count"
         return ChartPanel(data.to_dict(), style.to_dict(), shown.heading, what)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         """The observations as the bars give them: each bar's value as often as it is tall,
         in ascending order (they fill the input's labels in that order)."""
         (shown,) = chart.inputs
-        data = only_panel(record).data_as(HistogramData)
+        data = record.panels[0].data_as(HistogramData)
         edges = data.bin_edges
         values = [
             round((edges[i] + edges[i + 1]) / 2, shown.decimals)
@@ -330,10 +330,9 @@ class HistogramKind(KindHooks):
         ]
         return [tuple(float(v) for v in values)]
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         # any label's value may sit in any bar: a reading of the input needs every filled bar
-        mark = as_element(element)
-        return bool(mark.kind == "bar" and mark.value is not None and mark.value[1] > 0)
+        return element.kind == "bar" and element.value is not None and element.value[1] > 0
 
     def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
         data = panel.data_as(HistogramData)

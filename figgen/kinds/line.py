@@ -31,7 +31,7 @@ from figgen.kinds.base import (
 from figgen.kinds.line_data import LineData, LineSeries, LineStyle, line_table
 from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
 from figgen.record import Element
-from figgen.records import PanelRecord, as_element, only_panel
+from figgen.records import PanelRecord
 from figgen.sample import distributions as dist
 from figgen.sample.colour_distance import spread_colours
 from figgen.sample.params import LineParams
@@ -55,6 +55,8 @@ from figgen.vqa.wording import cap, count, has, join
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -314,12 +316,11 @@ class LineKind(KindHooks):
             LineData(series).to_dict(), style.to_dict(), chart.index_title, chart.unit
         )
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
-        return [tuple(map(float, s.y)) for s in only_panel(record).data_as(LineData).series]
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
+        return [tuple(map(float, s.y)) for s in record.panels[0].data_as(LineData).series]
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
-        mark = as_element(element)
-        return mark.kind == "marker" and mark.series == series and mark.item in items
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "marker" and element.series == series and element.item in items
 
     def point_sets(self, panel: PanelRecord) -> list[PointSet]:
         params = panel.params_as(LineParams)

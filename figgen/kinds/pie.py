@@ -10,7 +10,7 @@ not in the default kind mix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -21,7 +21,7 @@ from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts,
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.record import Element
-from figgen.records import PanelData, PanelStyle, as_element, panel_data, panel_style
+from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Range, Section, within
@@ -29,6 +29,8 @@ from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
 
 
 def value_text(value: float, decimals: int) -> str:
@@ -145,14 +147,13 @@ class PieKind(KindHooks):
         )
         return ChartPanel(data.to_dict(), size_in=(5.5, 4.5), style_sheet=False)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "wedge_label")
         wedges = range(len(chart.inputs[0].labels))
         return [tuple(printed_number(texts[(None, i)]) for i in wedges)]
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
-        mark = as_element(element)
-        return mark.kind in ("wedge", "wedge_label") and mark.item in items
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind in ("wedge", "wedge_label") and element.item in items
 
 
 register(PieKind())

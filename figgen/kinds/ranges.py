@@ -36,6 +36,7 @@ from figgen.kinds.ranges_data import (
     range_stats,
     replicates,
 )
+from figgen.kinds.ranges_multichart import RangeCharts
 from figgen.records import PanelRecord
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
@@ -108,7 +109,7 @@ class RangeConfig(Section):
     )
 
 
-class RangeKind(KindHooks):
+class RangeKind(RangeCharts, KindHooks):
     name = "range"
     config = RangeConfig
     noun = "range plot"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -40,8 +40,6 @@ from figgen.records import (
     PanelData,
     PanelRecord,
     PanelStyle,
-    as_element,
-    only_panel,
     panel_data,
     panel_style,
 )
@@ -61,6 +59,8 @@ from figgen.vqa.wording import count, has
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
     from figgen.vqa.context import FigureContext
     from figgen.vqa.item import Level
 
@@ -354,15 +354,14 @@ class ScatterKind(KindHooks):
         )
         return ChartPanel(data.to_dict(), style.to_dict(), chart.index_title, chart.unit)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         (shown,) = chart.inputs
-        data = only_panel(record).data_as(ScatterData)
+        data = record.panels[0].data_as(ScatterData)
         at = {round(x): float(y) for x, y in zip(data.x, data.y, strict=True)}
         return [tuple(at[int(label)] for label in shown.labels)]
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
-        mark = as_element(element)
-        return mark.kind == "point" and mark.item in items
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "point" and element.item in items
 
     def mean_and_span(self, panel: PanelRecord) -> tuple[float, float, str]:
         ys = panel.data_as(ScatterData).y

@@ -30,7 +30,7 @@ from figgen.chart_inputs import (
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
 from figgen.record import Element
-from figgen.records import PanelData, PanelStyle, as_element, panel_data, panel_style
+from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Section, within
@@ -38,6 +38,8 @@ from figgen.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config_sections import SharedConfig
+    from figgen.record import Element
+    from figgen.records import Record
 
 
 DERIVED_DECIMALS = 2
@@ -178,7 +180,7 @@ class TableKind(KindHooks):
         height = 0.5 + 0.32 * (len(data.rows) + 1)
         return ChartPanel(data.to_dict(), size_in=(6.0, height), style_sheet=False)
 
-    def multichart_read(self, record: dict[str, Any], chart: Chart) -> list[ReadValue]:
+    def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "table_cell")
         first = chart.inputs[0]
         if first.shape == "vector":
@@ -193,9 +195,8 @@ class TableKind(KindHooks):
             for i, shown in enumerate(chart.inputs)
         ]
 
-    def shows_input(self, element: Element | dict[str, Any], series: int, items: set[int]) -> bool:
-        mark = as_element(element)
-        return mark.kind == "table_cell" and mark.series == series and mark.item in items
+    def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
+        return element.kind == "table_cell" and element.series == series and element.item in items
 
 
 register(TableKind())

@@ -30,12 +30,13 @@ from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
 from figgen.multichart.prompt import qa_item
 from figgen.multichart.propagate import propagate
 from figgen.multichart.questions import Ask, candidates, choose_questions, state_relations
-from figgen.multichart.render import render_image
+from figgen.multichart.render import render_image, value_refusal
 from figgen.multichart.sampling import Proposer, meets_trend, sample_node, valid_values
 from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import ModeFacts, evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector, to_json
+from figgen.records import Record, open_record
 from figgen.scale import InProcess, LocalPool
 from figgen.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
@@ -89,7 +90,7 @@ def sample_values(
                 proposed = sample_node(rng, node, shape, cfg.distributions)
             known[name] = proposed
         values = propagate(graph, known)
-        problem = valid_values(graph.spec, values)
+        problem = valid_values(graph.spec, values) or value_refusal(graph, values)
         if problem is None:
             return values
         log.info("resampling: %s", problem)
@@ -129,7 +130,7 @@ def build_set(
     rng = _rng(seed, index, "questions")
     asks = choose_questions(candidates(graph, values, rng), spec.questions, rng)
     images = [i for i in graph.images if any(i in plan.modes[m] for m in MODES)]
-    records: dict[str, dict[str, Any]] = {}
+    records: dict[str, Record] = {}
     for k, image in enumerate(images):
         file_id = f"{sid}-{image}"
         rendered = render_image(
@@ -143,9 +144,7 @@ def build_set(
             cfg=cfg,
         )
         atomic_write_bytes(out / "images" / f"{file_id}.png", rendered.png)
-        atomic_write_text(
-            out / "images" / f"{file_id}.json", json.dumps(rendered.record, separators=(",", ":"))
-        )
+        atomic_write_text(out / "images" / f"{file_id}.json", rendered.stored)
         records[image] = rendered.record
     failing = set()
     for mode in MODES:
@@ -213,7 +212,7 @@ def _question(
     per_mode: dict[Mode, ModeFacts],
     number: int,
     sid: str,
-    records: dict[str, Any],
+    records: dict[str, Record],
 ) -> dict[str, Any]:
     modes = {}
     for mode, facts in per_mode.items():
@@ -377,8 +376,8 @@ def write_index(root: Path, n: int) -> int:
 
 
 def _image_size(root: Path, image: dict[str, Any]) -> list[int]:
-    record = json.loads((root / image["record"]).read_text(encoding="utf-8"))
-    return [int(record["image"]["width"]), int(record["image"]["height"])]
+    shown = open_record(root / image["record"]).image
+    return [shown.width, shown.height]
 
 
 def _manifest(sets: list[dict[str, Any]]) -> dict[str, Any]:

@@ -53,6 +53,17 @@ class Rule:
         return HOP_COST[self.step]
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A node an image gives back: one of its inputs, or a statistic of one (a box's median)."""
+
+    node: str
+    series: int
+    """The position of the input it is, or of the input it summarises."""
+    statistic: int | None = None
+    """For a statistic: its position in the chart kind's ``multichart_statistics``."""
+
+
 @dataclass
 class Graph:
     spec: GraphSpec
@@ -63,6 +74,8 @@ class Graph:
     bidirected: list[tuple[str, str]]
     classes: dict[str, int] = field(default_factory=dict)
     members: list[list[str]] = field(default_factory=list)
+    shown: dict[str, list[Shown]] = field(default_factory=dict)
+    """Per image, the nodes reading it gives, in the order ``read_image`` returns them."""
 
     @property
     def unordered(self) -> set[str]:
@@ -76,6 +89,10 @@ class Graph:
             for image in self.images
             if not multichart_kind(self.spec.nodes[image].kind or "").multichart_ordered
         }
+
+    def read_position(self, image: str, name: str) -> int:
+        """Where node ``name`` is among what reading ``image`` gives (``shown[image]``)."""
+        return [read.node for read in self.shown[image]].index(name)
 
     def node_type(self, name: str) -> str:
         return self.spec.nodes[name].type
@@ -162,6 +179,7 @@ def _build(spec: GraphSpec) -> Graph:
     shapes: dict[str, Shape] = {}
     rules: list[Rule] = []
     bidirected: list[tuple[str, str]] = []
+    shown: dict[str, list[Shown]] = {}
     for name in order:
         node = nodes[name]
         if node.type == "data":
@@ -188,12 +206,14 @@ def _build(spec: GraphSpec) -> Graph:
         else:
             _check_chart(spec, name, [shapes[p] for p in node.inputs])
             rules.append(Rule(tuple(node.inputs), name, "render"))
+            shown[name] = _shown(spec, name)
             if node.reversible is not False:
-                rules += [Rule((name,), parent, "read") for parent in node.inputs]
-                if len(node.inputs) == 1:
+                rules += [Rule((name,), read.node, "read") for read in shown[name]]
+                if len(node.inputs) == 1 and not _summarises(spec, name):
                     bidirected.append((node.inputs[0], name))
-    graph = Graph(spec, shapes, order, rules, bidirected)
+    graph = Graph(spec, shapes, order, rules, bidirected, shown=shown)
     _check_unordered(graph)
+    _check_observations(graph)
     _classes(graph)
     if not graph.images:
         raise _SpecProblem('the graph has no image node; add one with type = "image"')
@@ -243,6 +263,26 @@ def _check_chart(spec: GraphSpec, name: str, inputs: list[Shape]) -> None:
         raise _SpecProblem(f"image '{name}' ({chart}) {refusal}")
 
 
+def _shown(spec: GraphSpec, image: str) -> list[Shown]:
+    """What reading image ``image`` gives: its inputs, or for a chart that shows statistics of
+    its inputs (a box plot), the spec's computation nodes that are those statistics."""
+    from figgen.kinds import multichart_kind
+
+    node = spec.nodes[image]
+    statistics = multichart_kind(node.kind or "").multichart_statistics
+    if not statistics:
+        return [Shown(parent, k) for k, parent in enumerate(node.inputs)]
+    return [
+        Shown(name, k, i)
+        for k, parent in enumerate(node.inputs)
+        for i, summary in enumerate(statistics)
+        for name, user in spec.nodes.items()
+        if user.type == "computation"
+        and user.inputs == [parent]
+        and summary.matches(user.op, user.q)
+    ]
+
+
 MAX_VALUE_BARS = 30
 """A chart of observations draws one bar per value its data node can take; more are too thin."""
 
@@ -252,7 +292,6 @@ def _check_unordered(graph: Graph) -> None:
     enough grid values to read each exactly, shown only so and feeding only order-free
     statistics."""
     from figgen.kinds import multichart_kind
-    from figgen.kinds.histogram import value_grid
 
     spec = graph.spec
 
@@ -268,17 +307,11 @@ def _check_unordered(graph: Graph) -> None:
                 f"image '{image}' ({chart}) shows one data node with an index (its "
                 "observations), not a computation"
             )
-        assert node.range is not None
-        grid = value_grid(*node.range, node.decimals)
-        if len(grid) > MAX_VALUE_BARS:
-            raise _SpecProblem(
-                f"image '{image}' ({chart}): '{name}' can take {len(grid)} values, one bar "
-                f"each; at most {MAX_VALUE_BARS}: narrow its range or lower its decimals"
-            )
+        _check_grid(graph, image, name, "bar")
         for other, user in spec.nodes.items():
             if name not in user.inputs:
                 continue
-            if user.type == "image" and ordered(other):
+            if user.type == "image" and ordered(other) and not _summarises(spec, other):
                 raise _SpecProblem(
                     f"image '{other}': '{name}' is drawn as a {chart}, which keeps no order of "
                     "its values; show it only so"
@@ -290,6 +323,43 @@ def _check_unordered(graph: Graph) -> None:
                     f"node '{other}': '{name}' is drawn as a {chart}, which keeps no order of "
                     f"its values; use one of {', '.join(sorted(ORDER_FREE))} of it alone"
                 )
+
+
+def _summarises(spec: GraphSpec, image: str) -> bool:
+    """Whether the image shows statistics of its inputs (a box plot), not the inputs."""
+    from figgen.kinds import multichart_kind
+
+    return bool(multichart_kind(spec.nodes[image].kind or "").multichart_statistics)
+
+
+def _check_grid(graph: Graph, image: str, name: str, mark: str) -> None:
+    """Observations read exactly off a chart: few enough grid values for one mark each."""
+    from figgen.kinds.histogram import value_grid
+
+    node = graph.spec.nodes[name]
+    assert node.range is not None
+    grid = value_grid(*node.range, node.decimals)
+    if len(grid) > MAX_VALUE_BARS:
+        raise _SpecProblem(
+            f"image '{image}' ({graph.spec.nodes[image].kind}): '{name}' can take {len(grid)} "
+            f"values, one {mark} each; at most {MAX_VALUE_BARS}: narrow its range or lower "
+            "its decimals"
+        )
+
+
+def _check_observations(graph: Graph) -> None:
+    """A chart of statistics (a box plot) draws data nodes' observations on a value axis with
+    a tick per value, so that each statistic it shows is one of the values, read exactly."""
+    for image in graph.images:
+        if not _summarises(graph.spec, image):
+            continue
+        for name in graph.spec.nodes[image].inputs:
+            if graph.spec.nodes[name].type != "data":
+                raise _SpecProblem(
+                    f"image '{image}' ({graph.spec.nodes[image].kind}) shows data nodes (their "
+                    f"observations), not the computation '{name}'"
+                )
+            _check_grid(graph, image, name, "tick")
 
 
 def _topological(spec: GraphSpec) -> list[str]:

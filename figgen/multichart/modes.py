@@ -51,7 +51,7 @@ def plan_set(spec: GraphSpec) -> SetPlan:
         graph = build_graph(spec.model_copy(update={"nodes": nodes}))
     in_depth = _reduce(graph, graph.images)
     visualised: list[str] = []
-    shown = {p for image in graph.images for p in graph.spec.nodes[image].inputs}
+    shown = {read.node for image in graph.images for read in graph.shown[image]}
     scalars: list[str] = []
     for name in graph.values_nodes:
         if graph.node_type(name) != "computation" or name in shown:

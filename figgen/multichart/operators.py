@@ -289,7 +289,7 @@ class Distance(OneWay):
 
 @dataclass(frozen=True)
 class Statistic(OneWay):
-    """A summary statistic of one vector's values: std, median, quantile (order-free).
+    """A summary statistic of one vector's values: std, median, quantile, iqr (order-free).
 
     Each is written out in its question, so a reader computes exactly the stated statistic:
     the population standard deviation (dividing by the count), the median (the mean of the two
@@ -323,7 +323,7 @@ def _quantile_words(node: NodeSpec) -> str:
     )
 
 
-ORDER_FREE = frozenset({"mean", "std", "median", "quantile"})
+ORDER_FREE = frozenset({"mean", "std", "median", "quantile", "iqr"})
 """Operators whose value does not depend on which label holds which value: the only ones a
 histogram's observations may feed (a histogram shows the values, not their labels)."""
 
@@ -362,6 +362,19 @@ OPERATORS.add(
 OPERATORS.add(
     "quantile",
     Statistic("quantile", lambda v, node: float(np.quantile(v, node.q or 0.0)), _quantile_words),
+)
+
+
+OPERATORS.add(
+    "iqr",
+    Statistic(
+        "iqr",
+        lambda v, node: float(np.quantile(v, 0.75) - np.quantile(v, 0.25)),
+        lambda node: (
+            "the interquartile range (the 0.75 minus the 0.25 quantile, each the sorted "
+            "values interpolated linearly at that fraction of (count - 1), counting from 0)"
+        ),
+    ),
 )
 
 

@@ -54,8 +54,7 @@ def _apply(
     name = rule.conclusion
     if rule.step == "read":
         (image,) = rule.premises
-        position = graph.spec.nodes[image].inputs.index(name)
-        return images[image][position]
+        return images[image][graph.read_position(image, name)]
     if rule.step == "compute":
         node = graph.spec.nodes[name]
         op = graph.operator(name)

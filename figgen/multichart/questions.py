@@ -259,7 +259,8 @@ def _vector_questions(
                 [Target(name, (la, lb))],
             )
         )
-    if abs(arr.mean()) >= 0.05 * scale:
+    # the mean of shares is 100 / count whatever the picture shows: not asked
+    if abs(arr.mean()) >= 0.05 * scale and graph.spec.nodes[name].op != "share":
         out.append(
             Ask(
                 "compute",
@@ -270,6 +271,12 @@ def _vector_questions(
             )
         )
     extreme: Literal["max", "min"] = "max" if rng.random() < 0.5 else "min"
+    # an argmax (argmin) node of this vector asks its highest (lowest) label already
+    picked = {n.op for n in graph.spec.nodes.values() if n.inputs == [name]} & {"argmax", "argmin"}
+    if f"arg{extreme}" in picked:
+        extreme = "min" if extreme == "max" else "max"
+    if f"arg{extreme}" in picked:
+        return out
     order = np.sort(arr)
     top, runner = (order[-1], order[-2]) if extreme == "max" else (order[0], order[1])
     if abs(top - runner) >= MARGIN * max(float(np.ptp(arr)), 1e-9) * 3:
@@ -327,7 +334,7 @@ def _pair_questions(
     da, db = describe(graph, a), describe(graph, b)
     targets = [Target(a, (t,)), Target(b, (t,))]
     same_unit = graph.spec.nodes[a].unit == graph.spec.nodes[b].unit
-    if same_unit and _clear(x, y):
+    if same_unit and _clear(x, y) and not _order_fixed(graph, a, b):
         out.append(
             Ask(
                 "compare",
@@ -348,6 +355,37 @@ def _pair_questions(
             )
         )
     return out
+
+
+def _sign(graph: Graph, names: list[str]) -> int:
+    """+1 (-1) when the sum of these nodes is positive (negative) whatever the sampled values
+    (all data nodes with ranges of one strict sign), else 0."""
+    signs = set()
+    for name in names:
+        node = graph.spec.nodes[name]
+        if node.type != "data" or node.range is None:
+            return 0
+        low, high = node.range
+        signs.add(1 if low > 0 else -1 if high < 0 else 0)
+    return signs.pop() if len(signs) == 1 else 0
+
+
+def _order_fixed(graph: Graph, a: str, b: str) -> bool:
+    """Whether ``a > b`` follows from the spec alone (a question a reader answers blind): two
+    data nodes of disjoint ranges, a node against a sum of it and others of one sign, or
+    against itself minus something of one sign (a range's high end against its length)."""
+    nodes = graph.spec.nodes
+    first, second = nodes[a], nodes[b]
+    if first.type == second.type == "data" and first.range and second.range:
+        return first.range[1] < second.range[0] or second.range[1] < first.range[0]
+    for one, other in ((a, b), (b, a)):
+        node = nodes[other]
+        if one not in node.inputs or len(node.inputs) < 2:
+            continue
+        rest = [p for p in node.inputs if p != one]
+        if node.op == "sum" or (node.op == "difference" and node.inputs[0] == one):
+            return _sign(graph, rest) != 0
+    return False
 
 
 def _clear(a: float, b: float) -> bool:

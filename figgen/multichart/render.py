@@ -9,8 +9,8 @@ the elements that show given labels of one input.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from figgen.kinds import multichart_kind
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector
+from figgen.records import Record
 from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -31,8 +32,10 @@ DERIVED_DECIMALS = 2
 
 @dataclass
 class RenderedImage:
-    record: dict[str, Any]
+    record: Record
     png: bytes
+    stored: str
+    """The record as its JSON file holds it."""
 
 
 def decimals(graph: Graph, name: str) -> int:
@@ -86,6 +89,17 @@ def panel_for(graph: Graph, image: str, values: dict[str, Value]) -> tuple[Panel
     return panel, drawn
 
 
+def value_refusal(graph: Graph, values: dict[str, Value]) -> str | None:
+    """Why an image cannot draw these values as it reads them (a range's low end above its
+    high end), or None."""
+    for image in graph.images:
+        chart = chart_for(graph, image, values)
+        refusal = multichart_kind(chart.chart).multichart_value_refusal(chart)
+        if refusal is not None:
+            return f"image '{image}': {refusal}"
+    return None
+
+
 def _index_title(graph: Graph, inputs: list[str]) -> str | None:
     shape = graph.shapes[inputs[0]]
     if shape.kind != "vector":
@@ -137,32 +151,44 @@ def render_image(
 ) -> RenderedImage:
     spec = figure_spec(graph, image, values, seed=seed, index=index, file_id=file_id)
     drawn = render_to_record(spec, cfg or FigureConfig(), image_file=image_file)
-    return RenderedImage(drawn.record, drawn.png)
+    stored = json.dumps(drawn.record, separators=(",", ":"))
+    return RenderedImage(Record.from_dict(drawn.record), drawn.png, stored)
 
 
-def read_image(record: dict[str, Any], graph: Graph, image: str) -> list[Value]:
+def read_image(record: Record, graph: Graph, image: str) -> list[Value]:
     """The values of the image's inputs as its record shows them (printed text where printed)."""
     chart = chart_for(graph, image)
     shown = multichart_kind(chart.chart).multichart_read(record, chart)
-    return [
-        Vector(i.labels, value) if isinstance(value, tuple) else value
-        for i, value in zip(chart.inputs, shown, strict=True)
-    ]
+    out: list[Value] = []
+    for read in graph.shown[image]:
+        value = shown[read.series]
+        if read.statistic is not None:  # one of the statistics the chart shows of its input
+            assert isinstance(value, tuple)
+            out.append(float(value[read.statistic]))
+        elif isinstance(value, tuple):
+            out.append(Vector(chart.inputs[read.series].labels, value))
+        else:
+            out.append(value)
+    return out
 
 
 def evidence(
-    record: dict[str, Any], graph: Graph, image: str, position: int, labels: tuple[Label, ...]
+    record: Record, graph: Graph, image: str, position: int, labels: tuple[Label, ...]
 ) -> list[int]:
-    """Ids of the elements showing ``labels`` of input ``position`` (all labels if empty)."""
+    """Ids of the elements showing ``labels`` of what reading the image gives at ``position``
+    (``graph.shown[image]``: an input, all its labels if empty, or a statistic of one)."""
     node = graph.spec.nodes[image]
-    shape = graph.shapes[node.inputs[position]]
+    read = graph.shown[image][position]
+    shape = graph.shapes[node.inputs[read.series]]
     wanted = (
-        {shape.labels.index(v) for v in labels if v in shape.labels}
+        {read.statistic}
+        if read.statistic is not None
+        else {shape.labels.index(v) for v in labels if v in shape.labels}
         if shape.kind == "vector" and labels
         else set(range(len(shape.labels)))
         if shape.kind == "vector"
-        else {position}
+        else {read.series}
     )
-    series = position if shape.kind == "vector" else 0
+    series = read.series if shape.kind == "vector" else 0
     kind = multichart_kind(node.kind or "")
-    return [int(e["id"]) for e in record["elements"] if kind.shows_input(e, series, wanted)]
+    return [e.id for e in record.elements if kind.shows_input(e, series, wanted)]

@@ -17,6 +17,7 @@ from figgen.multichart.questions import Ask, Target, answer_of
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value
+from figgen.records import Record
 
 TOLERANCE = 0.001
 """Largest relative gap between the truth and the answer recomputed from printed values (the
@@ -80,7 +81,7 @@ def trace(
             steps.append(rule)
         if rule.step == "read":
             image = rule.premises[0]
-            reads.append(Read(image, graph.spec.nodes[image].inputs.index(name), labels))
+            reads.append(Read(image, graph.read_position(image, name), labels))
             return
         for premise, sub in zip(rule.premises, _premise_labels(graph, rule, labels), strict=True):
             walk(premise, sub)
@@ -113,7 +114,7 @@ def mode_facts(graph: Graph, images: list[str], ask: Ask) -> ModeFacts:
 
 
 def evidence_boxes(
-    graph: Graph, facts: ModeFacts, records: dict[str, dict[str, Any]]
+    graph: Graph, facts: ModeFacts, records: dict[str, Record]
 ) -> dict[str, list[list[float]]]:
     """Per image, the boxes of the marks and texts that show what the question reads."""
     out: dict[str, list[list[float]]] = {}
@@ -121,14 +122,15 @@ def evidence_boxes(
         record = records[read.image]
         ids = evidence(record, graph, read.image, read.position, read.labels)
         boxes = out.setdefault(read.image, [])
-        for element in record["elements"]:
-            if element["id"] in ids and element["bbox"] not in boxes:
-                boxes.append(element["bbox"])
+        for element in record.elements:
+            box = list(element.bbox)
+            if element.id in ids and box not in boxes:
+                boxes.append(box)
     return out
 
 
 def values_from_images(
-    graph: Graph, images: list[str], records: dict[str, dict[str, Any]]
+    graph: Graph, images: list[str], records: dict[str, Record]
 ) -> dict[str, Value]:
     """Every value node derivable from what the images show, propagated from those values."""
     shown = {image: read_image(records[image], graph, image) for image in images}
@@ -144,7 +146,7 @@ def agrees(truth: Any, got: Any) -> bool:
 
 
 def verify_mode(
-    graph: Graph, images: list[str], records: dict[str, dict[str, Any]], asks: list[Ask]
+    graph: Graph, images: list[str], records: dict[str, Record], asks: list[Ask]
 ) -> list[int]:
     """Indices of the questions the mode's images do not answer correctly."""
     values = values_from_images(graph, images, records)

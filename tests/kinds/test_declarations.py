@@ -86,6 +86,8 @@ def test_the_longchart_charts_come_from_the_kinds() -> None:
         "stacked_bar",
         "pie",
         "table",
+        "box",
+        "range",
     ]
     assert multichart_kind("stacked_bar") is KINDS["bar"]
     with pytest.raises(
@@ -99,7 +101,7 @@ def test_an_unknown_chart_in_a_graph_spec_names_the_known_ones() -> None:
 
     with pytest.raises(ConfigError) as info:
         spec_from_dict(spec({"a": data(), "i": image("radar", "a")}))
-    known = "line, histogram, scatter, bar, stacked_bar, pie or table"
+    known = "line, histogram, scatter, bar, stacked_bar, pie, table, box or range"
     assert f"node 'i': an image needs kind = {known}, not 'radar'" in str(info.value)
 
 

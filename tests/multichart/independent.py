@@ -24,10 +24,12 @@ def read_record(
     vectors: set[str],
     label_nodes: set[str],
     labels: dict[str, list[Any]] | None = None,
+    nodes: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """node -> value (dict label -> number, a number, or a label string) shown by one image;
     ``vectors`` and ``label_nodes`` name the nodes that hold vectors and labels (from the spec),
-    ``labels`` each vector's labels (a histogram does not show which label holds which value)."""
+    ``labels`` each vector's labels (a histogram does not show which label holds which value),
+    ``nodes`` the spec's nodes (a box plot shows the statistics nodes of its inputs)."""
     panel = record["panels"][0]
     data = panel["data"]
     inputs = image["inputs"]
@@ -39,6 +41,33 @@ def read_record(
         shown = [round(e["value"][0], 6) for e in bars for _ in range(round(e["value"][1]))]
         names = (labels or {})[inputs[0]]
         return {inputs[0]: dict(zip(names, shown, strict=True))}
+    if kind == "box":
+        # each box: its edges are the quartiles, its line the median; no input comes back
+        out_box: dict[str, Any] = {}
+        for g, name in enumerate(inputs):
+            (box,) = [e for e in elements if e["kind"] == "box" and e["series"] == g]
+            (line,) = [e for e in elements if e["kind"] == "median_line" and e["series"] == g]
+            q1, q3, med = box["value"][1], box["value"][2], line["value"][1]
+            for node_name, node in (nodes or {}).items():
+                if node.get("inputs") != [name]:
+                    continue
+                shown = {
+                    ("median", None): med,
+                    ("quantile", 0.25): q1,
+                    ("quantile", 0.5): med,
+                    ("quantile", 0.75): q3,
+                    ("iqr", None): q3 - q1,
+                }.get((node.get("op"), node.get("q")))
+                if shown is not None:
+                    out_box[node_name] = shown
+        return out_box
+    if kind == "range":
+        bars = sorted((e for e in elements if e["kind"] == "range_bar"), key=lambda e: e["item"])
+        cats = data["categories"]
+        return {
+            inputs[0]: {cats[e["item"]]: e["value"][1] for e in bars},
+            inputs[1]: {cats[e["item"]]: e["value"][2] for e in bars},
+        }
     if kind == "scatter":
         points = [e for e in elements if e["kind"] == "point"]
         return {inputs[0]: {int(e["value"][0]): e["value"][1] for e in points}}
@@ -129,11 +158,17 @@ def forward(node: dict[str, Any], args: list[Any]) -> Any:
     if op == "median":
         return statistics.median(xs)
     if op == "quantile":
-        where = node["q"] * (len(xs) - 1)
-        low = math.floor(where)
-        high = min(low + 1, len(xs) - 1)
-        return xs[low] + (where - low) * (xs[high] - xs[low])
+        return _quantile(xs, node["q"])
+    if op == "iqr":
+        return _quantile(xs, 0.75) - _quantile(xs, 0.25)
     raise AssertionError(op)
+
+
+def _quantile(xs: list[float], q: float) -> float:
+    where = q * (len(xs) - 1)
+    low = math.floor(where)
+    high = min(low + 1, len(xs) - 1)
+    return xs[low] + (where - low) * (xs[high] - xs[low])
 
 
 def backward(node: dict[str, Any], out: Any, others: list[Any], target: int) -> Any | None:
@@ -218,7 +253,8 @@ def mode_values(root: Path, record: dict[str, Any], mode: str) -> dict[str, Any]
             for n, v in record["values"].items()
             if isinstance(v, dict) and "labels" in v
         }
-        shown_here = read_record(image_record, image, vectors, label_nodes, labels)
+        nodes = record["spec"]["nodes"]
+        shown_here = read_record(image_record, image, vectors, label_nodes, labels, nodes)
         for node, value in shown_here.items():
             shown[node] = (
                 {_key(k): v for k, v in value.items()} if isinstance(value, dict) else value

@@ -61,7 +61,7 @@ def test_in_depth_images_are_a_minimal_generative_set_of_the_values(built: Path)
             assert not covers(graph, [i for i in deep if i != image])
         ext = record["modes"]["extended"]
         assert set(deep) <= set(ext) and 3 <= len(ext) <= 18
-        shown = {p for i in ext for p in record["images"][i]["inputs"]}
+        shown = {read.node for i in ext for read in graph.shown[i]}
         computed = [
             n for n, node in record["spec"]["nodes"].items() if node["type"] == "computation"
         ]

@@ -3,7 +3,6 @@ checks, minimal sets, reading back and evidence."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from figgen.errors import ConfigError
-from figgen.multichart.build import build_sets, load_sets
+from figgen.multichart.build import load_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.operators import OperatorError, operator_for
@@ -20,6 +19,7 @@ from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import NodeSpec
 from figgen.multichart.sufficiency import values_from_images
 from figgen.multichart.values import Shape, Vector, from_json
+from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
 
 PEOPLE = {"people": {"labels": list(range(1, 13)), "title": "person"}}
@@ -48,6 +48,9 @@ def test_the_five_statistics_match_numpy_on_the_same_values(raw, q):
     assert _apply("quantile", vector, q=q) == pytest.approx(
         np.quantile(arr, q), rel=1e-12, abs=1e-9
     )
+    assert _apply("iqr", vector) == pytest.approx(
+        np.subtract(*np.percentile(arr, [75, 25])), rel=1e-9, abs=1e-9
+    )
     assert _apply("argmax", vector) == labels[int(np.argmax(arr))]
     if arr.sum() > 1.0:
         share = _apply("share", vector)
@@ -61,6 +64,7 @@ def test_hand_computed_statistics():
     assert _apply("median", v) == 4.0
     assert _apply("quantile", v, q=0.25) == 3.5  # position 0.75 between 2 and 4
     assert _apply("quantile", v, q=0.75) == 5.5  # position 2.25 between 4 and 10
+    assert _apply("iqr", v) == 2.0  # 5.5 - 3.5
 
 
 def test_quantile_needs_q_and_q_is_stored_only_where_set():
@@ -140,36 +144,18 @@ def test_statistics_are_lossy_and_a_histogram_is_its_nodes_class():
     assert g.unordered == {"s"}
 
 
-@pytest.fixture(scope="module")
-def stat_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("statanalysis") / "sets"
-    build_sets(out, n=1, seed=5, scenarios=["statanalysis"])
-    return out
-
-
-def _images(root: Path, record):
-    graph = build_graph(spec_from_dict(record["spec"]))
-    records = {
-        name: json.loads((root / shown["record"]).read_text())
-        for name, shown in record["images"].items()
-    }
-    return graph, records
-
-
-def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_set: Path):
-    (record,) = load_sets(stat_set)
-    graph, records = _images(stat_set, record)
+def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_sets: Path):
+    record = load_sets(stat_sets)[0]
+    graph, records = set_images(stat_sets, record)
     for chart, node in (("hist_a", "score_a"), ("hist_b", "score_b")):
         truth = from_json(record["values"][node])
         (shown,) = read_image(records[chart], graph, chart)
         assert isinstance(truth, Vector) and isinstance(shown, Vector)
         assert shown.labels == truth.labels and shown.values == tuple(sorted(truth.values))
-        drawn = records[chart]["panels"][0]["data"]
-        assert sum(drawn["counts"]) == len(truth.values)
-        filled = [
-            e["id"] for e in records[chart]["elements"] if e["kind"] == "bar" and e["value"][1] > 0
-        ]
-        heights = {e["id"]: e["value"] for e in records[chart]["elements"] if e["kind"] == "bar"}
+        assert sum(records[chart].panels[0].data["counts"]) == len(truth.values)
+        bars = [e for e in records[chart].elements if e.kind == "bar" and e.value is not None]
+        filled = [e.id for e in bars if e.value is not None and e.value[1] > 0]
+        heights = {e.id: e.value for e in bars}
         ids = evidence(records[chart], graph, chart, 0, ())
         assert ids == filled and len(ids) == len(set(truth.values))
         for i in ids:  # each filled bar is one value, as tall as its number of observations
@@ -177,21 +163,21 @@ def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_se
             assert count == sum(round(v) == round(centre) for v in truth.values)
 
 
-def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_set: Path):
-    (record,) = load_sets(stat_set)
-    graph, records = _images(stat_set, record)
+def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_sets: Path):
+    record = load_sets(stat_sets)[0]
+    graph, records = set_images(stat_sets, record)
     truth = from_json(record["values"]["practice"])
     (shown,) = read_image(records["chart_practice"], graph, "chart_practice")
     assert shown == truth
     (week,) = evidence(records["chart_practice"], graph, "chart_practice", 0, (3,))
-    (point,) = [e for e in records["chart_practice"]["elements"] if e["id"] == week]
-    assert point["kind"] == "point" and point["value"] == [3.0, truth.at(3)]
+    (point,) = [e for e in records["chart_practice"].elements if e.id == week]
+    assert point.kind == "point" and point.value == [3.0, truth.at(3)]
 
 
-def test_statistics_come_back_from_the_in_depth_charts(stat_set: Path):
-    (record,) = load_sets(stat_set)
-    graph, records = _images(stat_set, record)
-    assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice"]
+def test_statistics_come_back_from_the_in_depth_charts(stat_sets: Path):
+    record = load_sets(stat_sets)[0]
+    graph, records = set_images(stat_sets, record)
+    assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice", "range_quiz"]
     got = values_from_images(graph, record["modes"]["in-depth"], records)
     scores_b = np.asarray(from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
     assert got["std_b"] == pytest.approx(np.std(scores_b), rel=1e-9)
