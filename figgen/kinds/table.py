@@ -28,7 +28,7 @@ from figgen.chart_inputs import (
     same_vectors,
 )
 from figgen.element_kinds import ElementDecl
-from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.records import PanelData, panel_data
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
@@ -75,6 +75,8 @@ class TableKind(KindHooks):
     )
     multichart_charts = ("table",)
     default_weight = 0.0
+    draws_axes = False  # set_axis_off: no axis labels, ticks or scale to read
+    value_axes: tuple[Axis, ...] = ()
 
     def sample(
         self,

@@ -31,7 +31,7 @@ def panel_questions(ctx: FigureContext, panel: PanelRecord) -> None:
         choices=list(ctx.kinds),
         evidence=ctx.element_ids(index, "panel"),
     )
-    for family in (TITLE, XLABEL, YLABEL):
+    for family in (TITLE, XLABEL, YLABEL) if kind.draws_axes else (TITLE,):
         if panel.get(family.name):
             ctx.ask(family, panel, panel[family.name], evidence=ctx.element_ids(index, family.name))
     kind.panel_questions(ctx, panel, 1)
