@@ -143,6 +143,33 @@ def centroids(regions: tuple[Region, ...]) -> np.ndarray:
     return project(np.array([r.centroid() for r in regions]), mid)
 
 
+ROOM_QUANTILE = 0.75
+"""The largest value sits on a region at least this quantile in area (its label then fits)."""
+
+
+def _peak_on_room(unit: np.ndarray, regions: tuple[Region, ...]) -> np.ndarray:
+    """``unit`` with its largest value moved, where it lies on a small region, to the nearest
+    region in the top quarter by area (the two swap values): the largest region by value then
+    has room for its name label, so "which labelled region has the largest value" can be
+    asked. No random draw; the field's shape moves by one neighbour at most."""
+    mid = _mid_latitude(regions)
+    room = np.array([max(_ring_area(project(ring, mid)) for ring in r.rings) for r in regions])
+    best = int(np.argmax(unit))
+    if room[best] >= np.quantile(room, ROOM_QUANTILE):
+        return unit
+    where = centroids(regions)
+    distance = np.hypot(*(where - where[best]).T)
+    near = int(np.argmin(np.where(room >= np.quantile(room, ROOM_QUANTILE), distance, np.inf)))
+    out = unit.copy()
+    out[[best, near]] = unit[[near, best]]
+    return out
+
+
+def _ring_area(ring: np.ndarray) -> float:
+    x, y = ring[:, 0], ring[:, 1]
+    return abs(float((x[:-1] * y[1:] - x[1:] * y[:-1]).sum())) / 2
+
+
 def _mid_latitude(regions: tuple[Region, ...]) -> float:
     lat = np.concatenate([ring[:, 1] for r in regions for ring in r.rings])
     return float((lat.min() + lat.max()) / 2)
@@ -212,7 +239,7 @@ class MapKind(KindHooks):
         unit, params = _shape(rng, distribution, centroids(regions))
         top = float(np.exp(rng.uniform(np.log(mc.top[0]), np.log(mc.top[1]))))
         low = top * uniform(rng, (0.0, 0.6))
-        values = np.asarray(sig(low + (top - low) * unit, 3), dtype=float)
+        values = np.asarray(sig(low + (top - low) * _peak_on_room(unit, regions), 3), dtype=float)
         scheme: Scheme = "classed" if rng.random() < mc.classed_p else "continuous"
         bins, decimals = _bins(values, integer(rng, mc.classes)) if scheme == "classed" else ([], 0)
         data = MapData(name, [r.label for r in regions], values.tolist(), scheme, bins, decimals)

@@ -19,7 +19,7 @@ from matplotlib.colors import to_rgba
 
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
 from figgen.element_kinds import ElementDecl
-from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
@@ -64,6 +64,8 @@ class PieKind(KindHooks):
     config = PieConfig
     noun = "pie chart"
     default_weight = 0.0
+    draws_axes = False  # set_axis_off: no axis labels, ticks or scale to read
+    value_axes: tuple[Axis, ...] = ()
     elements = (ElementDecl("wedge", "#b8860b"), ElementDecl("wedge_label", "#6b8e23", text=True))
     multichart_charts = ("pie",)
 

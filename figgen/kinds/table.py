@@ -28,7 +28,7 @@ from figgen.chart_inputs import (
     same_vectors,
 )
 from figgen.element_kinds import ElementDecl
-from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
@@ -84,6 +84,8 @@ class TableKind(KindHooks):
     )
     multichart_charts = ("table",)
     default_weight = 0.0
+    draws_axes = False  # set_axis_off: no axis labels, ticks or scale to read
+    value_axes: tuple[Axis, ...] = ()
 
     def sample(
         self,

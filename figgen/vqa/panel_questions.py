@@ -31,7 +31,8 @@ def panel_questions(ctx: FigureContext, panel: PanelRecord) -> None:
         choices=list(ctx.kinds),
         evidence=ctx.element_ids(index, "panel"),
     )
-    for family, text in ((TITLE, panel.title), (XLABEL, panel.xlabel), (YLABEL, panel.ylabel)):
+    texts = ((TITLE, panel.title), (XLABEL, panel.xlabel), (YLABEL, panel.ylabel))
+    for family, text in texts if kind.draws_axes else texts[:1]:
         if text:
             ctx.ask(family, panel, text, evidence=ctx.element_ids(index, family.name))
     kind.panel_questions(ctx, panel, 1)

@@ -133,6 +133,30 @@ def test_row_and_column_labels_are_the_tick_labels(figures: list[GeneratedFigure
         assert [e.text for e in ys] == _data(panel).rows
 
 
+def test_crowded_column_labels_stand_upright_without_a_repair_pass(
+    figures: list[GeneratedFigure],
+) -> None:
+    """Column labels wider than their column are drawn upright from the first pass (their
+    boxes taller than wide, none overlapping); a later repair's turn is drawn too."""
+    upright = 0
+    for figure, panel in panels_of(figures):
+        xs = sorted(_elements(figure, panel, "xtick_label"), key=lambda e: e.bbox[0])
+        turned = any(
+            a.get("action") == "turn_labels" and a.get("panel") == panel.index
+            for a in figure.record["repair"]["actions"]
+        )
+        tall = [e.bbox[3] - e.bbox[1] > e.bbox[2] - e.bbox[0] for e in xs if len(e.text) > 2]
+        assert all(tall) or not any(tall)
+        if turned:
+            assert all(tall)
+        upright += all(tall) and not turned
+        for a, b in zip(xs, xs[1:], strict=False):
+            assert a.bbox[2] <= b.bbox[0], (a, b)
+    assert upright
+    passes = [figure.record["repair"]["attempts"] for figure in figures]
+    assert passes.count(1) > len(passes) / 2, passes
+
+
 def test_shape_questions(figures: list[GeneratedFigure]) -> None:
     rows, columns = items_of(figures, "heatmap_rows"), items_of(figures, "heatmap_columns")
     assert rows and columns

@@ -102,6 +102,24 @@ def test_sampled_maps_vary(config: FigureConfig) -> None:
             assert max(p.data["values"]) <= bins[-1] and len(bins) >= 3
 
 
+def test_the_largest_value_sits_on_a_region_with_room_for_its_label(config: FigureConfig) -> None:
+    """The sampled maximum lies on a region in the top quarter by area (shapely's area of its
+    largest ring; the projection scales every area alike), so its name label can fit."""
+    from shapely.geometry import Polygon
+
+    panels = [p for i in range(30) for p in sample_figure(config, 2, i).panels]
+    for p in panels:
+        room = np.array(
+            [
+                max(Polygon(ring).area for ring in r.rings)
+                for r in regions.region_set(p.data["region_set"])
+            ]
+        )
+        values = np.array(p.data["values"])
+        tops = np.flatnonzero(values == values.max())
+        assert room[tops].max() >= np.quantile(room, 0.75), p.data["region_set"]
+
+
 def test_the_record_renders_again_to_the_same_image(figures: list[GeneratedFigure]) -> None:
     from figgen.render import render
 

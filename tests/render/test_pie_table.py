@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pytest
 from PIL import Image
 
-from figgen.config import FigureConfig
+from figgen.config import FigureConfig, config_from_dict
+from figgen.generate import generate_figure
 from figgen.render import render
 from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
+from figgen.vqa import describe_record, questions_for_record
 
 
 def _spec(kind: str, data: dict) -> FigureSpec:
@@ -67,3 +70,22 @@ def test_table_cells_hold_the_printed_text():
     # cells tile the table: in one row left to right, in one column top to bottom
     assert cells[(0, 0)].bbox[2] <= cells[(1, 0)].bbox[0] + 1
     assert cells[(0, 0)].bbox[3] <= cells[(0, 1)].bbox[1] + 1
+
+
+@pytest.mark.parametrize("kind", ["pie", "table"])
+def test_pie_and_table_get_no_axis_questions_or_sentences(kind: str) -> None:
+    """They draw no axes (set_axis_off), so nothing asks or tells of axis labels or scales."""
+    cfg = config_from_dict({"kinds": {kind: 1.0}})
+    titled = 0
+    for index in range(3):
+        figure = generate_figure(cfg, 0, index)
+        drawn = {e["kind"] for e in figure.record["elements"]}
+        assert not drawn & {"xlabel", "ylabel", "xtick_label", "ytick_label"}
+        for panel in figure.record["panels"]:
+            assert panel["xlabel"] is None and panel["ylabel"] is None
+            titled += bool(panel["title"])
+        families = {item.family for item in questions_for_record(figure.record)}
+        assert not families & {"xlabel", "ylabel", "axis_scale", "tick_values"}
+        texts = " ".join(row["text"] for row in describe_record(figure.record))
+        assert " axis is " not in texts
+    assert titled  # titles are drawn with the axes off, and still asked
