@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from packaging.version import InvalidVersion, Version
 
@@ -40,39 +40,8 @@ _OPTIONAL = (
 )
 
 
-class KeyedFields:
-    """Read a typed record part as its stored dict was read: ``part["name"]``, ``part.get("name")``
-    and ``"name" in part`` reach the dataclass field of that name.
-
-    A migration aid for readers not yet converted to attributes (``panel.data.x``,
-    ``element.bbox``); ``benchmarks/count_record_reads.py`` counts those that remain. Where
-    ``NONE_IS_ABSENT``, a None field is a key the stored dict leaves out (an element's optional
-    fields); elsewhere every field is stored, None included.
-    """
-
-    NONE_IS_ABSENT: ClassVar[bool] = False
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in field_names(type(self)) or (
-            self.NONE_IS_ABSENT and getattr(self, key) is None
-        ):
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        if key not in field_names(type(self)):
-            return default
-        value = getattr(self, key)
-        return default if value is None and self.NONE_IS_ABSENT else value
-
-    def __contains__(self, key: object) -> bool:
-        if not isinstance(key, str) or key not in field_names(type(self)):
-            return False
-        return not (self.NONE_IS_ABSENT and getattr(self, key) is None)
-
-
 @dataclass
-class Element(KeyedFields):
+class Element:
     """One drawn thing, boxed in PNG pixels ``[x0, y0, x1, y1]`` with the origin top-left."""
 
     id: int
@@ -101,8 +70,6 @@ class Element(KeyedFields):
     handle: float | None = None
     """Legends: the length of its line samples in points (a dash pattern shows only on a
     sample long enough)."""
-
-    NONE_IS_ABSENT: ClassVar[bool] = True
 
     @classmethod
     def from_dict(cls, element: dict[str, Any]) -> Element:

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
 from figgen.plain import as_plain_dict
-from figgen.record import Element, KeyedFields, field_names, load_record, parse_record
+from figgen.record import Element, field_names, load_record, parse_record
 from figgen.registry import Registry
 from figgen.sample.params import PanelParams, read_params
 from figgen.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
 
 
-class PanelData(KeyedFields):
+class PanelData:
     """Base of a kind's typed ``data``: a dataclass whose ``to_dict`` is exactly what the record
     stores, and whose ``from_dict`` reads a stored panel (keys a record lacks take defaults)."""
 
@@ -74,16 +74,14 @@ def panel_data(kind: str) -> Callable[[type[D]], type[D]]:
 
 
 @dataclass(kw_only=True)
-class PanelStyle(KeyedFields):
+class PanelStyle:
     """Base of a kind's typed ``style``: how the panel looks, a dataclass per kind.
 
     ``to_dict`` gives back exactly the stored dict, key order included: a style read by
     :meth:`from_dict` remembers which keys were stored and in what order (a stored dict may
     lack keys, e.g. a hand-made record's, and the renderer's repair appends the tick settings
     below in the order it made them); one built by sampling code writes its own fields in
-    declaration order, then the tick settings that are set, then :attr:`extra`. Reading by key
-    (``style["marker"]``, ``style.get("marker", default)``, ``"marker" in style``) sees the
-    stored dict too: a field that was not stored is absent, whatever its default.
+    declaration order, then the tick settings that are set, then :attr:`extra`.
     """
 
     x_nbins: int | None = None
@@ -142,17 +140,6 @@ class PanelStyle(KeyedFields):
         value = getattr(self, key)
         return list(value) if isinstance(value, list) else value
 
-    def __getitem__(self, key: str) -> Any:
-        if key not in self.keys():
-            raise KeyError(key)
-        return self._value(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._value(key) if key in self.keys() else default
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key in self.keys()
-
     def tick_rotation(self, axis: str) -> float | None:
         """The rotation repair set for the tick labels of ``axis`` ("x" or "y"), if any."""
         return self.x_tick_rotation if axis == "x" else self.y_tick_rotation
@@ -170,13 +157,13 @@ def panel_style(kind: str) -> Callable[[type[S]], type[S]]:
 
 
 @dataclass
-class Generator(KeyedFields):
+class Generator:
     name: str
     version: str
 
 
 @dataclass
-class Image(KeyedFields):
+class Image:
     """The PNG beside the record: its file, pixel size and the figure size it was drawn at."""
 
     file: str
@@ -189,7 +176,7 @@ class Image(KeyedFields):
 
 
 @dataclass
-class PanelRecord(KeyedFields):
+class PanelRecord:
     """One stored panel: where it sits, what it draws (typed ``data``) and how it looks.
 
     ``data``, ``style`` and ``params`` are read into the kind's :class:`PanelData`,
@@ -303,17 +290,17 @@ class PanelRecord(KeyedFields):
 
 
 @dataclass
-class Layout(LayoutSpec, KeyedFields):
+class Layout(LayoutSpec):
     """The grid of panels."""
 
 
 @dataclass
-class Sizes(FontSizes, KeyedFields):
+class Sizes(FontSizes):
     """Font sizes in points."""
 
 
 @dataclass
-class Style(FigureStyle, KeyedFields):
+class Style(FigureStyle):
     """Figure-wide look (style sheet, fonts, dark)."""
 
     sizes: Sizes
@@ -330,7 +317,7 @@ _GENERATOR = {"name": "figgen", "version": "0"}
 
 
 @dataclass
-class Record(KeyedFields):
+class Record:
     """One figure's stored record: spec, image facts, measured elements and repair log."""
 
     id: str
@@ -427,7 +414,7 @@ def open_record(path: str | Path) -> Record:
 
 
 @dataclass
-class SourceImage(KeyedFields):
+class SourceImage:
     """The size of the clean image a perturbed copy was made from."""
 
     width: int
@@ -435,7 +422,7 @@ class SourceImage(KeyedFields):
 
 
 @dataclass
-class Perturbation(KeyedFields):
+class Perturbation:
     """What ``figgen perturb`` applied to one figure: its kind and label, the parameters with
     every value drawn, the seed, the 2x3 affine part of a warp (None: no warp)."""
 

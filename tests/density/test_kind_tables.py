@@ -121,7 +121,9 @@ def test_heatmap_tables_are_the_drawn_cells_where_a_colour_bar_reads_them(
     assert heatmaps
     for figure, panel in heatmaps:
         chart = panel_tables()["heatmap"](panel)
-        readable = bool(panel.style["colorbar"]) and panel.style["colormap"] != "twilight"
+        readable = (
+            bool(panel.stored_style["colorbar"]) and panel.stored_style["colormap"] != "twilight"
+        )
         assert (chart is not None) == readable
         if chart is None:
             continue

@@ -143,7 +143,8 @@ def test_loopback_model_with_known_offsets(small_build: Path, tmp_path: Path) ->
     families = {"title", "xlabel", "plot_type"}  # one region and one point each
     items = [i for i in dataset.items if i.family in families]
     assert len(items) > 10
-    size = {i.figure_id: int(dataset.record(i.figure_id)["image"]["width"]) for i in items}  # type: ignore[index]
+    records = {i.figure_id: dataset.record(i.figure_id) for i in items}
+    size = {f: r.image.width for f, r in records.items() if r is not None}
     widths = sorted(size.values())
     assert len(set(widths + [round(w / 2) for w in widths])) == 2 * len(set(widths)) > 2
     wide = widths[len(widths) // 2]

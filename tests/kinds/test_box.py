@@ -13,7 +13,7 @@ from matplotlib.colors import to_rgb
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import GeneratedFigure, generate_figure
-from figgen.kinds.box_data import BoxData, box_stats, box_table
+from figgen.kinds.box_data import BoxData, BoxStyle, box_stats, box_table
 from figgen.record import Element, spec_from_record
 from figgen.records import PanelRecord, Record
 from figgen.vqa import QAItem, describe_record, questions_for_record
@@ -135,9 +135,9 @@ def _ink(panel: PanelRecord, element: Element, g: int) -> list[np.ndarray]:
     def rgb(colour: str) -> np.ndarray:
         return np.asarray(to_rgb(colour)) * 255
 
-    colour, style, kind = panel.data_as(BoxData).colors[g], panel.style, element.kind
-    line, median = style["line_colors"][g], style["median_colors"][g]
-    if kind == "outlier" or (kind == "box" and not style["filled"]):
+    colour, style, kind = panel.data_as(BoxData).colors[g], panel.style_as(BoxStyle), element.kind
+    line, median = style.line_colors[g], style.median_colors[g]
+    if kind == "outlier" or (kind == "box" and not style.filled):
         return [rgb(colour)]
     if kind == "box":
         return [rgb(colour), rgb(line)]

@@ -14,7 +14,7 @@ from sklearn.linear_model import LinearRegression
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import GeneratedFigure, generate_figure
-from figgen.kinds.heatmap import HeatmapData
+from figgen.kinds.heatmap import HeatmapData, HeatmapStyle
 from figgen.record import Element, spec_from_record
 from figgen.records import PanelRecord, Record
 from figgen.vqa import describe_record
@@ -85,7 +85,7 @@ def test_one_box_per_cell_in_its_colour_on_the_grid(figures: list[GeneratedFigur
     for figure, panel in panels_of(figures):
         pixels = np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
         grid = _grid(panel)
-        cmap = mpl.colormaps[panel.style["colormap"]]
+        cmap = mpl.colormaps[panel.style_as(HeatmapStyle).colormap]
         cells = {(e.series, e.item): e for e in _elements(figure, panel, "cell")}
         assert set(cells) == {(r, c) for r in range(grid.shape[0]) for c in range(grid.shape[1])}
         for (r, c), e in cells.items():
@@ -112,7 +112,7 @@ def test_printed_values_are_the_cell_values_inside_their_cells(
     for figure, panel in panels_of(figures):
         grid, decimals = _grid(panel), _data(panel).decimals
         texts = _elements(figure, panel, "cell_text")
-        assert not texts or panel.style["annotate"]
+        assert not texts or panel.style_as(HeatmapStyle).annotate
         cells = {(e.series, e.item): e.bbox for e in _elements(figure, panel, "cell")}
         for e in texts:
             r, c = e.series, e.item
@@ -177,7 +177,7 @@ def test_cell_value_answers_the_named_printed_cell(figures: list[GeneratedFigure
         r = _data(panel).rows.index(match.group(1))
         c = _data(panel).columns.index(match.group(2))
         assert item.answer == _grid(panel)[r, c] and item.metric == "relative_1pct"
-        assert panel.style["annotate"]  # only printed values are asked
+        assert panel.style_as(HeatmapStyle).annotate  # only printed values are asked
 
 
 def test_largest_cell_row_and_column(figures: list[GeneratedFigure]) -> None:
@@ -190,7 +190,7 @@ def test_largest_cell_row_and_column(figures: list[GeneratedFigure]) -> None:
             assert item.choices == getattr(_data(panel), axis)
             others = np.delete(grid, r, axis=0).max()
             # without printed values the colour bar must show the lead
-            margin = 0.0 if panel.style["annotate"] else 0.15 * np.ptp(grid)
+            margin = 0.0 if panel.style_as(HeatmapStyle).annotate else 0.15 * np.ptp(grid)
             assert grid.max() - others > margin
             asked += 1
     assert asked

@@ -130,7 +130,7 @@ def test_the_record_renders_again_to_the_same_image(figures: list[GeneratedFigur
 
 def _fill(panel: PanelRecord, i: int) -> np.ndarray:
     """A region's colour, recomputed from the data and the colour map."""
-    data, cmap = _data(panel), mpl.colormaps[panel.style["colormap"]]
+    data, cmap = _data(panel), mpl.colormaps[panel.stored_style["colormap"]]
     values = np.array(data.values)
     if data.scheme == "classed":
         k = len(data.bins) - 1

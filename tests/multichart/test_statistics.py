@@ -152,7 +152,7 @@ def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_se
         (shown,) = read_image(records[chart], graph, chart)
         assert isinstance(truth, Vector) and isinstance(shown, Vector)
         assert shown.labels == truth.labels and shown.values == tuple(sorted(truth.values))
-        assert sum(records[chart].panels[0].data["counts"]) == len(truth.values)
+        assert sum(records[chart].panels[0].stored_data["counts"]) == len(truth.values)
         bars = [e for e in records[chart].elements if e.kind == "bar" and e.value is not None]
         filled = [e.id for e in bars if e.value is not None and e.value[1] > 0]
         heights = {e.id: e.value for e in bars}
