@@ -1,9 +1,10 @@
 """The unified extraction prompt sent with every compound image.
 
 A build of the paper's line and bar charts (or of external charts) is asked exactly the paper's
-prompt. A build that also holds box plots, range plots or heatmaps (``figgen density build
---kinds``) is asked one prompt for all its compounds that names every kind in the build and
-says how each reads as a ``| Series Name | X Value | Y Value |`` table; which kinds a compound
+prompt. A build that also holds kinds with a table of their own (box plots, range plots, heatmaps:
+``figgen density build --kinds``) is asked one prompt for all its compounds that names every
+kind in the build and says how each reads as a ``| Series Name | X Value | Y Value |`` table
+(each kind's ``density_rule``); which kinds a compound
 holds, or how many charts, is never given away.
 """
 
@@ -31,37 +32,22 @@ For every chart write a heading line "Chart N" (N = 1, 2, ...) followed by its t
 with one row per data point. Write plain numbers without units or thousands separators.
 Reply with only the headings and the tables."""
 
-KIND_NOUNS = {"box": "box plots", "range": "range plots", "heatmap": "heatmaps"}
-KIND_RULES = {
-    "box": """\
-- Box plot: one series per box, named by its group label. Give five rows per box, with X
-  Value "lower whisker", "Q1", "median", "Q3" and "upper whisker" and Y Value the value where
-  the lower whisker ends, the box's lower edge, the median line, the box's upper edge and where
-  the upper whisker ends. Outlier points are not rows.""",
-    "range": """\
-- Range plot (floating bars from a low to a high value): for each bar a row with Series Name
-  "NAME low" and a row with "NAME high" (NAME the legend name; without a legend just "low"
-  and "high"), X Value the bar's category, Y Value the bar's lower or upper end.""",
-    "heatmap": """\
-- Heatmap: one series per row of cells, named by its row label; one row per cell, with X
-  Value the column label and Y Value the cell's value (printed in the cell, or read from the
-  colour bar).""",
-}
-
 
 def extraction_prompt(kinds: Collection[str] = ()) -> str:
     """The same text for every compound of a build whose source charts are of ``kinds``: no
     chart count or source ids are given away. Line and bar charts alone get the paper's."""
-    extra = [kind for kind in KIND_RULES if kind in kinds]
+    from figgen.kinds import KINDS
+
+    extra = [kind for name, kind in KINDS.items() if name in kinds and kind.density_rule]
     if not extra:
         return EXTRACTION_PROMPT
     paper = [
         noun for kind, noun in (("line", "line charts"), ("bar", "bar charts")) if kind in kinds
     ]
-    nouns = [*paper, *(KIND_NOUNS[kind] for kind in extra)]
+    nouns = [*paper, *(f"{kind.noun}s" for kind in extra)]
     listed = join(nouns, last="or")
     head, tail = EXTRACTION_PROMPT.split("\n\nFor every chart", 1)
     head = head.replace("(line charts or bar charts)", f"({listed})", 1)
-    rules = "\n".join(KIND_RULES[kind] for kind in extra)
-    which = join([KIND_NOUNS[kind] for kind in extra])
+    rules = "\n".join(str(kind.density_rule) for kind in extra)
+    which = join([f"{kind.noun}s" for kind in extra])
     return f"{head}\n\nRead {which} as follows instead:\n{rules}\n\nFor every chart{tail}"

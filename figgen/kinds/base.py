@@ -113,6 +113,11 @@ class PlotKind(Protocol):
         the kind's panels are no source charts."""
 
     @property
+    def density_rule(self) -> str | None:
+        """How a chart of this kind reads as the density prompt's table, one list item
+        (``- Box plot: ...``); None where the paper's prompt says it (line and bar charts)."""
+
+    @property
     def multichart_charts(self) -> tuple[str, ...]:
         """The LongChart image kinds (``kind`` of an image node) it draws, e.g. bar and
         stacked_bar; empty: none."""
@@ -213,6 +218,7 @@ class KindHooks:
     draws_axes: bool = True
     elements: tuple[ElementDecl, ...] = ()
     chart_table: PanelTable | None = None
+    density_rule: str | None = None
     multichart_charts: tuple[str, ...] = ()
     multichart_ordered: bool = True
     multichart_statistics: tuple[Summary, ...] = ()

@@ -125,6 +125,11 @@ class BoxKind(BoxCharts, KindHooks):
     noun = "box plot"
     default_weight = 0.0
     chart_table = staticmethod(box_chart_table)
+    density_rule = """\
+- Box plot: one series per box, named by its group label. Give five rows per box, with X
+  Value "lower whisker", "Q1", "median", "Q3" and "upper whisker" and Y Value the value where
+  the lower whisker ends, the box's lower edge, the median line, the box's upper edge and where
+  the upper whisker ends. Outlier points are not rows."""
     elements = (
         mark("box", "#daa520"),
         mark("median_line", "#dc143c"),

@@ -213,6 +213,10 @@ class HeatmapKind(KindHooks):
     default_weight = 0.0
     value_axes: tuple[Axis, ...] = ()
     chart_table = staticmethod(heatmap_chart_table)
+    density_rule = """\
+- Heatmap: one series per row of cells, named by its row label; one row per cell, with X
+  Value the column label and Y Value the cell's value (printed in the cell, or read from the
+  colour bar)."""
     elements = (mark("cell", "#32cd32"), ElementDecl("cell_text", "#ff1493", text=True))
     families: tuple[Family, ...] = (
         COLORMAP,

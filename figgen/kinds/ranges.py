@@ -115,6 +115,10 @@ class RangeKind(RangeCharts, KindHooks):
     noun = "range plot"
     default_weight = 0.0
     chart_table = staticmethod(range_chart_table)
+    density_rule = """\
+- Range plot (floating bars from a low to a high value): for each bar a row with Series Name
+  "NAME low" and a row with "NAME high" (NAME the legend name; without a legend just "low"
+  and "high"), X Value the bar's category, Y Value the bar's lower or upper end."""
     elements = (
         mark("band", "#556b2f", off_ink=True),  # a wavy band's box centre may lie off it
         mark("line", "#7f7f7f", off_ink=True),  # the centre lines, as the line kind's

@@ -192,3 +192,15 @@ def test_a_build_of_the_new_kinds_is_chosen_by_kinds(tmp_path: Path) -> None:
         parsed = parse_tables(truth_reply(manifest, compound.id))
         score = score_compound(compound.id, compound.sources, parsed.charts, manifest.tables)
         assert score.valid and all(c.mae == 0 and c.point_coverage == 1 for c in score.charts)
+
+
+def test_every_kind_with_a_table_of_its_own_says_how_it_reads() -> None:
+    from figgen.kinds import KINDS
+
+    tabled = {name for name, kind in KINDS.items() if kind.chart_table is not None}
+    ruled = {name for name, kind in KINDS.items() if kind.density_rule}
+    assert ruled == tabled - {"line", "bar"}  # the paper's prompt says how line and bar read
+    prompt = extraction_prompt(tabled)
+    for name in ruled:
+        rule = str(KINDS[name].density_rule)
+        assert rule.startswith("- ") and rule in prompt
