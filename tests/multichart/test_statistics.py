@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from figgen.errors import ConfigError
-from figgen.multichart.build import load_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.operators import OperatorError, operator_for
@@ -21,6 +20,7 @@ from figgen.multichart.sufficiency import values_from_images
 from figgen.multichart.values import Shape, Vector, from_json
 from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
+from tests.multichart.independent import stored_sets
 
 PEOPLE = {"people": {"labels": list(range(1, 13)), "title": "person"}}
 
@@ -145,7 +145,7 @@ def test_statistics_are_lossy_and_a_histogram_is_its_nodes_class():
 
 
 def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_sets: Path):
-    record = load_sets(stat_sets)[0]
+    record = stored_sets(stat_sets)[0]
     graph, records = set_images(stat_sets, record)
     for chart, node in (("hist_a", "score_a"), ("hist_b", "score_b")):
         truth = from_json(record["values"][node])
@@ -164,7 +164,7 @@ def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_se
 
 
 def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_sets: Path):
-    record = load_sets(stat_sets)[0]
+    record = stored_sets(stat_sets)[0]
     graph, records = set_images(stat_sets, record)
     truth = from_json(record["values"]["practice"])
     (shown,) = read_image(records["chart_practice"], graph, "chart_practice")
@@ -175,7 +175,7 @@ def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_sets: Path
 
 
 def test_statistics_come_back_from_the_in_depth_charts(stat_sets: Path):
-    record = load_sets(stat_sets)[0]
+    record = stored_sets(stat_sets)[0]
     graph, records = set_images(stat_sets, record)
     assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice", "range_quiz"]
     got = values_from_images(graph, record["modes"]["in-depth"], records)
