@@ -19,8 +19,8 @@ from typing import Any, Literal
 from figgen.errors import FiggenError
 from figgen.multichart.modes import Mode
 from figgen.multichart.questions import Ask, Target
-from figgen.multichart.spec import GraphSpec
-from figgen.multichart.values import Value, from_json, to_json
+from figgen.multichart.spec import GraphSpec, Label
+from figgen.multichart.values import Value, Vector
 from figgen.plain import as_plain_dict
 from figgen.record import BBox
 from figgen.records import Generator
@@ -138,6 +138,25 @@ class SetPerturbation:
     seed: int
 
 
+def value_to_json(value: Value) -> Any:
+    """A vector as ``{labels, values}``, a label as ``{label}``, a number as itself."""
+    if isinstance(value, Vector):
+        return {"labels": list(value.labels), "values": list(value.values)}
+    if isinstance(value, float):
+        return value
+    return {"label": value}
+
+
+def value_from_json(raw: Any) -> Value:
+    """A stored value: the inverse of :func:`value_to_json`."""
+    if isinstance(raw, dict) and "label" in raw:
+        label: Label = raw["label"]
+        return label
+    if isinstance(raw, dict):
+        return Vector(tuple(raw["labels"]), tuple(float(v) for v in raw["values"]))
+    return float(raw)
+
+
 @dataclass
 class SetRecord:
     """One multi-chart set: graph, minimal set, values, charts, each mode's charts and the
@@ -169,7 +188,7 @@ class SetRecord:
             family=stored["family"],
             spec=GraphSpec.model_validate(stored["spec"]),
             minimal_set=MinimalSet(**stored["minimal_set"]),
-            values={name: from_json(value) for name, value in stored["values"].items()},
+            values={name: value_from_json(value) for name, value in stored["values"].items()},
             images={name: SetImage(**image) for name, image in stored["images"].items()},
             modes=stored["modes"],
             questions=[SetQuestion.from_dict(q) for q in stored["questions"]],
@@ -186,7 +205,7 @@ class SetRecord:
             "family": self.family,
             "spec": self.spec.model_dump(mode="json"),
             "minimal_set": as_plain_dict(self.minimal_set),
-            "values": {name: to_json(value) for name, value in self.values.items()},
+            "values": {name: value_to_json(value) for name, value in self.values.items()},
             "images": {name: as_plain_dict(image) for name, image in self.images.items()},
             "modes": {mode: list(images) for mode, images in self.modes.items()},
             "questions": [question.to_dict() for question in self.questions],

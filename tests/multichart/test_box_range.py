@@ -13,8 +13,9 @@ from figgen.errors import ConfigError
 from figgen.kinds import multichart_kind
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
+from figgen.multichart.records import value_from_json
 from figgen.multichart.render import evidence, read_image
-from figgen.multichart.values import Vector, from_json
+from figgen.multichart.values import Vector
 from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
 from tests.multichart.independent import stored_sets
@@ -121,8 +122,8 @@ def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
                 strict=True,
             )
         )
-        a = np.asarray(from_json(record["values"]["score_a"]).values)  # type: ignore[union-attr]
-        b = np.asarray(from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
+        a = np.asarray(value_from_json(record["values"]["score_a"]).values)  # type: ignore[union-attr]
+        b = np.asarray(value_from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
         assert got == {
             "median_a": np.median(a),
             "median_b": np.median(b),
@@ -144,8 +145,8 @@ def test_the_range_gives_back_both_ends_and_points_at_one_bar(stat_sets: Path):
     for record in stored_sets(stat_sets):
         graph, records = set_images(stat_sets, record)
         low, high = read_image(records["range_quiz"], graph, "range_quiz")
-        assert low == from_json(record["values"]["quiz_low"])
-        assert high == from_json(record["values"]["quiz_high"])
+        assert low == value_from_json(record["values"]["quiz_low"])
+        assert high == value_from_json(record["values"]["quiz_high"])
         assert isinstance(low, Vector) and isinstance(high, Vector)
         assert all(a < b for a, b in zip(low.values, high.values, strict=True))
         for position in (0, 1):
