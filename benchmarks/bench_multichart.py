@@ -47,12 +47,13 @@ from figgen.eval.dataset import load_dataset
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockProvider
 from figgen.eval.runner import RunOptions, run_questions
-from figgen.multichart.build import _rng, build_set, build_sets, load_sets, sample_values
+from figgen.multichart.build import _rng, build_set, build_sets, sample_values
 from figgen.multichart.conversation import run_conversations
 from figgen.multichart.graph import build_graph
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.modes import MODES, plan_set
 from figgen.multichart.questions import candidates, choose_questions
+from figgen.multichart.records import load_sets
 from figgen.multichart.render import render_image
 from figgen.multichart.scenarios import load_scenario, scenario_names
 from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
@@ -125,16 +126,16 @@ PAPER = {"hops_mean": 1.41, "hops_range": (0, 8), "images_mean": 6.5, "images_ra
 
 def hop_histogram(root: Path) -> None:
     sets = load_sets(root)
-    questions = [q for s in sets for q in s["questions"]]
+    questions = [q for s in sets for q in s.questions]
     print(f"{len(sets)} sets, {len(questions)} questions per mode; hops (questions per hop count):")
     print("  hops " + " ".join(f"{h:>5d}" for h in range(9)) + "   mean  max")
     for mode in MODES:
-        counts = Counter(q["modes"][mode]["hops"] for q in questions)
-        hops = [q["modes"][mode]["hops"] for q in questions]
+        counts = Counter(q.modes[mode].hops for q in questions)
+        hops = [q.modes[mode].hops for q in questions]
         row = " ".join(f"{counts.get(h, 0):5d}" for h in range(9))
         print(f"  {mode:11s}{row}  {np.mean(hops):5.2f}  {max(hops):3d}")
-    both = [q["modes"][m]["hops"] for q in questions for m in MODES]
-    images = [len(s["modes"]["extended"]) for s in sets]
+    both = [q.modes[m].hops for q in questions for m in MODES]
+    images = [len(s.modes["extended"]) for s in sets]
     low, high = PAPER["hops_range"]
     print(
         f"  figgen, both modes: mean {np.mean(both):.2f}, range {min(both)}-{max(both)}; "
@@ -150,7 +151,7 @@ def hop_histogram(root: Path) -> None:
 def run_overhead(root: Path, n_sets: int = 10) -> tuple[float, float, int]:
     """Seconds per question of a mock run in conversation mode and one call per question."""
     dataset = load_dataset(root)
-    figures = {f"{s['id']}-{m}" for s in load_sets(root)[:n_sets] for m in MODES}
+    figures = {f"{s.id}-{m}" for s in load_sets(root, n_sets) for m in MODES}
     items = [i for i in dataset.items if i.figure_id in figures]
     reply = json.dumps({"LLM_answer_initial": 1, "LLM_answer_final": 1})
     seconds = []

@@ -7,15 +7,17 @@ What it counts, per package of ``figgen`` (top-level modules as ``figgen``), wit
 
 where "a record field" is any dict key that occurs anywhere in the stored records of the build
 given (``--build DIR``, e.g. ``/tmp/base200``): the record's own keys, ``image``, ``layout``,
-``style``, the panels and their ``params``/``data``/``style``, the elements. Keys that name
-something else too (``"id"``, ``"kind"``, ``"panel"`` of a QA item, ``"x"`` of a config
-range) are counted wherever they occur, so the numbers are an upper bound on record reads;
-``--by-receiver`` adds the split by the subscripted expression's root name. The record module
-(``figgen/record.py``, ``figgen/records.py``, and ``figgen/sample/params.py`` for ``params``)
-is reported apart: it is where the reads belong. It also counts ``dict[str, Any]`` annotations
-per package.
+``style``, the panels and their ``params``/``data``/``style``, the elements; with ``--sets
+DIR`` (a ``figgen multichart build``) also every key of its set records and
+``set_evidence.json``. Keys that name something else too (``"id"``, ``"kind"``, ``"panel"`` of
+a QA item, ``"x"`` of a config range) are counted wherever they occur, so the numbers are an
+upper bound on record reads; ``--by-receiver`` adds the split by the subscripted expression's
+root name. The record module (``figgen/record.py``, ``figgen/records.py``,
+``figgen/multichart/records.py`` for the set records, and ``figgen/sample/params.py`` for
+``params``) is reported apart: it is where the reads belong. It also counts ``dict[str, Any]``
+annotations per package.
 
-    python benchmarks/count_record_reads.py --build /tmp/base200
+    python benchmarks/count_record_reads.py --build /tmp/base200 [--sets DIR]
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "figgen"
-RECORD_MODULES = {"record.py", "records.py", "sample/params.py"}
+RECORD_MODULES = {"record.py", "records.py", "multichart/records.py", "sample/params.py"}
 
 
-def record_keys(build: Path) -> set[str]:
-    """Every dict key that occurs in the build's stored records."""
+def record_keys(build: Path, sets: Path | None = None) -> set[str]:
+    """Every dict key that occurs in the build's stored records (and the sets' of ``sets``)."""
     keys: set[str] = set()
 
     def walk(value: object) -> None:
@@ -43,7 +45,10 @@ def record_keys(build: Path) -> set[str]:
             for item in value:
                 walk(item)
 
-    for path in sorted((build / "figures").glob("*.json")):
+    paths = sorted((build / "figures").glob("*.json"))
+    if sets is not None:
+        paths += sorted((sets / "sets").glob("*.json")) + [sets / "set_evidence.json"]
+    for path in paths:
         walk(json.loads(path.read_text(encoding="utf-8")))
     return keys
 
@@ -83,9 +88,12 @@ def main() -> None:
     parser.add_argument(
         "--build", type=Path, required=True, help="a build (its records name the keys)"
     )
+    parser.add_argument(
+        "--sets", type=Path, help="a multichart build (its set records name more keys)"
+    )
     parser.add_argument("--by-receiver", action="store_true")
     args = parser.parse_args()
-    keys = record_keys(args.build)
+    keys = record_keys(args.build, args.sets)
     reads: Counter[str] = Counter()
     annotations: Counter[str] = Counter()
     receivers: Counter[str] = Counter()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
 from figgen.plain import as_plain_dict
-from figgen.record import Element, field_names, load_record, parse_record
+from figgen.record import BBox, Element, field_names, load_record, parse_record
 from figgen.registry import Registry
 from figgen.sample.params import PanelParams, read_params
 from figgen.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
@@ -457,3 +457,42 @@ class PerturbedRecord(Record):
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "perturbation": as_plain_dict(self.perturbation)}
+
+
+# ---- the evidence of multi-chart questions (set_evidence.json) -----------------------------
+
+
+@dataclass
+class SetEvidenceEntry:
+    """One question's evidence: the (set, mode) it is asked of and its (image index, box)
+    pairs, the index counting the images in the order they are sent."""
+
+    figure: str
+    boxes: list[tuple[int, BBox]]
+
+
+@dataclass
+class SetEvidence:
+    """Every (set, mode)'s image sizes and every multi-chart question's evidence, by qid."""
+
+    sizes: dict[str, list[tuple[int, int]]]
+    evidence: dict[str, SetEvidenceEntry]
+
+    @classmethod
+    def from_dict(cls, stored: dict[str, Any]) -> SetEvidence:
+        sizes = {figure: [(w, h) for w, h in shown] for figure, shown in stored["sizes"].items()}
+        evidence = {
+            qid: SetEvidenceEntry(
+                entry["figure"], [(i, (b[0], b[1], b[2], b[3])) for i, *b in entry["boxes"]]
+            )
+            for qid, entry in stored["evidence"].items()
+        }
+        return cls(sizes, evidence)
+
+    def to_dict(self) -> dict[str, Any]:
+        sizes = {figure: [[w, h] for w, h in shown] for figure, shown in self.sizes.items()}
+        evidence = {
+            qid: {"figure": entry.figure, "boxes": [[i, *box] for i, box in entry.boxes]}
+            for qid, entry in self.evidence.items()
+        }
+        return {"sizes": sizes, "evidence": evidence}

@@ -23,6 +23,7 @@ from figgen.eval.evidence import EvidenceTarget
 from figgen.eval.geometry import Box, Point, centre, matched_diou, normalised_chamfer
 from figgen.eval.grounding import BOXES_KEY, POINTS_KEY, LocationScore, PromptMode, sent_size
 from figgen.eval.parse import json_candidates
+from figgen.records import SetEvidence
 
 FILE = "set_evidence.json"
 WORST_CHAMFER = 2.0
@@ -54,13 +55,13 @@ def load_set_targets(root: Path) -> dict[str, SetTarget]:
     path = root / FILE
     if not path.is_file():
         return {}
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    stored = SetEvidence.from_dict(json.loads(path.read_text(encoding="utf-8")))
     out = {}
-    for qid, entry in raw["evidence"].items():
-        sizes = raw["sizes"][entry["figure"]]
+    for qid, entry in stored.evidence.items():
+        sizes = stored.sizes[entry.figure]
         per_image: list[list[Box]] = [[] for _ in sizes]
-        for index, *box in entry["boxes"]:
-            per_image[int(index)].append((box[0], box[1], box[2], box[3]))
+        for index, box in entry.boxes:
+            per_image[index].append(box)
         out[qid] = SetTarget(
             tuple(
                 EvidenceTarget(tuple(b), tuple(centre(x) for x in b), int(w), int(h))

@@ -30,13 +30,23 @@ from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
 from figgen.multichart.prompt import qa_item
 from figgen.multichart.propagate import propagate
 from figgen.multichart.questions import Ask, candidates, choose_questions, state_relations
+from figgen.multichart.records import (
+    Added,
+    AskedIn,
+    MinimalSet,
+    SetImage,
+    SetQuestion,
+    SetRecord,
+    dumps_set,
+    load_sets,
+)
 from figgen.multichart.render import render_image, value_refusal
 from figgen.multichart.sampling import Proposer, meets_trend, sample_node, valid_values
 from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import ModeFacts, evidence_boxes, mode_facts, verify_mode
-from figgen.multichart.values import Value, Vector, to_json
-from figgen.records import Record, open_record
+from figgen.multichart.values import Value, Vector
+from figgen.records import Generator, Record, SetEvidence, SetEvidenceEntry, open_record
 from figgen.scale import InProcess, LocalPool
 from figgen.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
@@ -115,7 +125,7 @@ def build_set(
     out: Path,
     cfg: FigureConfig,
     propose: Proposer | None = None,
-) -> dict[str, Any]:
+) -> SetRecord:
     """One verified set: its images are written to ``out/images``; returns the set record."""
     sid = set_id(index)
     plan = plan_set(spec)
@@ -166,44 +176,47 @@ def build_set(
         used = {n for f in per_mode.values() for n in f.relations}
         state_relations(graph, ask, [n for n in graph.order if n in used])
     checks = check_set(graph, plan.minimal.selected)
-    return {
-        "id": sid,
-        "seed": seed,
-        "index": index,
-        "generator": {"name": "figgen", "version": __version__},
-        "scenario": spec.name,
-        "family": spec.family,
-        "spec": graph.spec.model_dump(mode="json"),
-        "minimal_set": {
-            "selected": plan.minimal.selected,
-            "alternatives": plan.minimal.alternatives,
-            "classes": plan.minimal.classes,
-            "truncated": plan.minimal.truncated,
-            "complete": checks.complete,
-            "independent": checks.independent,
-            "conflict_free": checks.conflict_free,
-        },
-        "values": {name: to_json(values[name]) for name in graph.values_nodes},
-        "images": {
-            image: {
-                "file": f"images/{sid}-{image}.png",
-                "record": f"images/{sid}-{image}.json",
-                "kind": graph.spec.nodes[image].kind,
-                "inputs": graph.spec.nodes[image].inputs,
-                "added": "compensation"
-                if image in plan.compensated
-                else "extended"
-                if image in plan.visualised
-                else None,
-            }
-            for image in images
-        },
-        "modes": plan.modes,
-        "questions": [
+    minimal = plan.minimal
+    return SetRecord(
+        id=sid,
+        seed=seed,
+        index=index,
+        generator=Generator("figgen", __version__),
+        scenario=spec.name,
+        family=spec.family,
+        spec=graph.spec,
+        minimal_set=MinimalSet(
+            minimal.selected,
+            minimal.alternatives,
+            minimal.classes,
+            minimal.truncated,
+            checks.complete,
+            checks.independent,
+            checks.conflict_free,
+        ),
+        values={name: values[name] for name in graph.values_nodes},
+        images={image: _image(graph, plan, sid, image) for image in images},
+        modes=plan.modes,
+        questions=[
             _question(graph, ask, per_mode, n, sid, records)
             for n, (ask, per_mode) in enumerate(zip(asks, facts, strict=True))
         ],
-    }
+    )
+
+
+def _image(graph: Graph, plan: SetPlan, sid: str, image: str) -> SetImage:
+    node = graph.spec.nodes[image]
+    added: Added | None = (
+        "compensation"
+        if image in plan.compensated
+        else "extended"
+        if image in plan.visualised
+        else None
+    )
+    chart = node.kind or ""  # every image node has a kind (the graph checks it)
+    return SetImage(
+        f"images/{sid}-{image}.png", f"images/{sid}-{image}.json", chart, node.inputs, added
+    )
 
 
 def _question(
@@ -213,46 +226,18 @@ def _question(
     number: int,
     sid: str,
     records: dict[str, Record],
-) -> dict[str, Any]:
-    modes = {}
-    for mode, facts in per_mode.items():
-        modes[mode] = {
-            "qid": f"{sid}-{MODE_TAG[mode]}-q{number:02d}",
-            "hops": facts.hops,
-            "nodes": facts.nodes,
-            "images": facts.images,
-            "evidence": evidence_boxes(graph, facts, records),
-        }
-    return {
-        "number": number,
-        "type": ask.type,
-        "how": ask.how,
-        "text": ask.text,
-        "answer": ask.answer,
-        "answer_type": ask.answer_type,
-        "options": ask.options,
-        "option_values": ask.option_values,
-        "extreme": ask.extreme,
-        "targets": [{"node": t.node, "labels": list(t.labels)} for t in ask.targets],
-        "modes": modes,
+) -> SetQuestion:
+    modes = {
+        mode: AskedIn(
+            qid=f"{sid}-{MODE_TAG[mode]}-q{number:02d}",
+            hops=facts.hops,
+            nodes=facts.nodes,
+            images=facts.images,
+            evidence=evidence_boxes(graph, facts, records),
+        )
+        for mode, facts in per_mode.items()
     }
-
-
-def ask_of(question: dict[str, Any]) -> Ask:
-    """The question of a set record, ready for ``answer_of``."""
-    from figgen.multichart.questions import Target
-
-    return Ask(
-        type=question["type"],
-        how=question["how"],
-        text=question["text"],
-        targets=[Target(t["node"], tuple(t["labels"])) for t in question["targets"]],
-        answer=question["answer"],
-        answer_type=question["answer_type"],
-        options=question["options"],
-        option_values=question["option_values"],
-        extreme=question["extreme"],
-    )
+    return SetQuestion(number, ask, modes)
 
 
 def build_sets(
@@ -315,8 +300,7 @@ def _write_set(
 ) -> int:
     """Build one set and write its JSON last (a task for a worker process)."""
     record = build_set(spec, seed=seed, index=index, out=out, cfg=cfg, propose=propose)
-    path = out / "sets" / f"{set_id(index)}.json"
-    atomic_write_text(path, json.dumps(record, ensure_ascii=False, indent=1))
+    atomic_write_text(out / "sets" / f"{set_id(index)}.json", dumps_set(record))
     return index
 
 
@@ -332,73 +316,67 @@ def _check_dir(root: Path, identity: dict[str, Any]) -> None:
         raise BuildDirError(f"{root} is not empty and holds no multichart build; use another --out")
 
 
-def load_sets(root: str | Path, n: int | None = None) -> list[dict[str, Any]]:
-    paths = sorted((Path(root) / "sets").glob("mc-*.json"))
-    sets = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
-    return sets if n is None else sets[:n]
-
-
 def write_index(root: Path, n: int) -> int:
     """Rewrite qa.jsonl, image_sets.json and manifest.json from the set records."""
     sets = load_sets(root, n)
     items = []
     image_sets: dict[str, list[str]] = {}
-    evidence: dict[str, Any] = {"sizes": {}, "evidence": {}}
+    evidence = SetEvidence({}, {})
     for record in sets:
-        sizes = {name: _image_size(root, image) for name, image in record["images"].items()}
+        sizes = {name: _image_size(root, image) for name, image in record.images.items()}
         for mode in MODES:
-            figure = mode_figure_id(record["id"], mode)
-            shown = record["modes"][mode]
-            image_sets[figure] = [record["images"][i]["file"] for i in shown]
-            evidence["sizes"][figure] = [sizes[i] for i in shown]
-            for question in record["questions"]:
-                facts = question["modes"][mode]
+            figure = mode_figure_id(record.id, mode)
+            shown = record.modes[mode]
+            image_sets[figure] = [record.images[i].file for i in shown]
+            evidence.sizes[figure] = [sizes[i] for i in shown]
+            for question in record.questions:
+                facts = question.modes[mode]
                 pairs = [
-                    [shown.index(image), *box]
-                    for image, boxes in facts["evidence"].items()
+                    (shown.index(image), box)
+                    for image, boxes in facts.evidence.items()
                     for box in boxes
                 ]
-                evidence["evidence"][facts["qid"]] = {"figure": figure, "boxes": pairs}
-        for question in record["questions"]:
+                evidence.evidence[facts.qid] = SetEvidenceEntry(figure, pairs)
+        for question in record.questions:
             for mode in MODES:
                 item = qa_item(
-                    ask_of(question),
-                    qid=question["modes"][mode]["qid"],
-                    figure_id=mode_figure_id(record["id"], mode),
-                    number=question["number"] + 1,
+                    question.ask,
+                    qid=question.modes[mode].qid,
+                    figure_id=mode_figure_id(record.id, mode),
+                    number=question.number + 1,
                 )
                 items.append(json.dumps(item.to_dict(), ensure_ascii=False))
     atomic_write_text(root / "qa.jsonl", "".join(line + "\n" for line in items))
     atomic_write_text(root / "image_sets.json", json.dumps(image_sets, indent=1))
-    atomic_write_text(root / SET_EVIDENCE, json.dumps(evidence, separators=(",", ":")))
+    stored = json.dumps(evidence.to_dict(), separators=(",", ":"))
+    atomic_write_text(root / SET_EVIDENCE, stored)
     atomic_write_text(root / "manifest.json", json.dumps(_manifest(sets), indent=1))
     return len(items)
 
 
-def _image_size(root: Path, image: dict[str, Any]) -> list[int]:
-    shown = open_record(root / image["record"]).image
-    return [shown.width, shown.height]
+def _image_size(root: Path, image: SetImage) -> tuple[int, int]:
+    shown = open_record(root / image.record).image
+    return (shown.width, shown.height)
 
 
-def _manifest(sets: list[dict[str, Any]]) -> dict[str, Any]:
+def _manifest(sets: list[SetRecord]) -> dict[str, Any]:
     def mean(values: list[float]) -> float:
         return round(sum(values) / len(values), 3) if values else 0.0
 
-    questions = [q for s in sets for q in s["questions"]]
+    questions = [q for s in sets for q in s.questions]
     counts: dict[str, Any] = {"sets": len(sets), "questions": len(questions)}
     for mode in MODES:
         counts[mode] = {
-            "images_per_set": mean([len(s["modes"][mode]) for s in sets]),
-            "mean_hops": mean([q["modes"][mode]["hops"] for q in questions]),
-            "max_hops": max((q["modes"][mode]["hops"] for q in questions), default=0),
+            "images_per_set": mean([len(s.modes[mode]) for s in sets]),
+            "mean_hops": mean([q.modes[mode].hops for q in questions]),
+            "max_hops": max((q.modes[mode].hops for q in questions), default=0),
         }
-    counts["questions_per_set"] = mean([len(s["questions"]) for s in sets])
+    counts["questions_per_set"] = mean([len(s.questions) for s in sets])
     counts["types"] = {
-        t: sum(q["type"] == t for q in questions) for t in ("extract", "compare", "compute")
+        t: sum(q.ask.type == t for q in questions) for t in ("extract", "compare", "compute")
     }
     counts["scenarios"] = {
-        name: sum(s["scenario"] == name for s in sets)
-        for name in sorted({s["scenario"] for s in sets})
+        name: sum(s.scenario == name for s in sets) for name in sorted({s.scenario for s in sets})
     }
     return {
         "task": "multichart",

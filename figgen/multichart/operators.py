@@ -16,6 +16,7 @@ import numpy as np
 from figgen.multichart.spec import Label, NodeSpec
 from figgen.multichart.values import Shape, Value, Vector
 from figgen.registry import Registry
+from figgen.vqa.wording import join
 
 
 class OperatorError(ValueError):
@@ -108,7 +109,7 @@ class Elementwise:
             return f"{names[0]} divided by {names[1]}"
         if self.name == "product":
             return " times ".join(names)
-        return f"the {self.wording} of {_join(names)}"
+        return f"the {self.wording} of {join(names)}"
 
 
 def _sum_back(y: np.ndarray, rest: list[np.ndarray], target: int, n: int) -> np.ndarray:
@@ -382,7 +383,3 @@ def operator_for(name: str, n_inputs: int) -> Operator:
     """The operator ``name`` with ``n_inputs`` inputs; KeyError for an unknown name."""
     op = OPERATORS[name]
     return op.pick(n_inputs) if isinstance(op, Mean) else op
-
-
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.multichart.build import load_sets, write_index
+from figgen.multichart.build import write_index
+from figgen.multichart.records import SetPerturbation, dumps_set, load_sets
 from figgen.perturb.dataset import PerturbationSpec, perturb_image
 from figgen.perturb.style import NoLook
+from figgen.plain import as_plain_dict
 from figgen.record import BBox
-from figgen.records import PerturbedRecord, Record
+from figgen.records import PerturbedRecord, Record, open_record
 from figgen.storage import atomic_write_bytes, atomic_write_text
 
 MARKER = "perturbation.json"
@@ -73,7 +75,8 @@ def perturb_sets(
     written: dict[str, int] = {}
     for spec in specs:
         folder = out / spec.label
-        identity = {"kind": spec.kind, "label": spec.label, "params": spec.params, "seed": seed}
+        applied = SetPerturbation(spec.kind, spec.label, spec.params, seed)
+        identity = as_plain_dict(applied)
         _check_target(folder, identity)
         for sub in ("images", "sets"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
@@ -82,28 +85,28 @@ def perturb_sets(
         written[spec.label] = 0
         # each perturbation edits its own copy of the set records
         for record in tqdm(load_sets(src), desc=spec.label, disable=not progress, unit="set"):
-            target = folder / "sets" / f"{record['id']}.json"
+            target = folder / "sets" / f"{record.id}.json"
             if target.is_file():
                 continue
             moved = {}
             try:
-                for name, image in record["images"].items():
-                    clean = Record.from_dict(json.loads((src / image["record"]).read_bytes()))
+                for name, image in record.images.items():
+                    clean = open_record(src / image.record)
                     new = _perturbed_image(src, folder, clean, spec, seed)
-                    image["file"] = new.image.file
+                    image.file = new.image.file
                     moved[name] = _moved_boxes(clean, new)
                     written[spec.label] += 1
             except NoLook as exc:  # the set's questions need every chart
                 log.warning("%s; set %s left out of %s", exc, target.stem, folder)
                 continue
-            for question in record["questions"]:
-                for facts in question["modes"].values():
-                    facts["evidence"] = {
-                        name: [moved[name][tuple(box)] for box in boxes]
-                        for name, boxes in facts["evidence"].items()
+            for question in record.questions:
+                for facts in question.modes.values():
+                    facts.evidence = {
+                        name: [moved[name][box] for box in boxes]
+                        for name, boxes in facts.evidence.items()
                     }
-            record["perturbation"] = identity
-            atomic_write_text(target, json.dumps(record, ensure_ascii=False, indent=1))
+            record.perturbation = applied
+            atomic_write_text(target, dumps_set(record))
         write_index(folder, n)
     return written
 

@@ -17,6 +17,7 @@ import numpy as np
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector, rounded
+from figgen.vqa.wording import join
 
 QuestionType = Literal["extract", "compare", "compute"]
 How = Literal[
@@ -122,12 +123,8 @@ def define(graph: Graph, name: str) -> str:
     if "all labels" in definition and len(shown) < len(_index_labels(graph, node.inputs[0])):
         # a distance leaves out its origin: the mean is over the other sites, so say which
         names = [str(v) for v in shown]
-        definition = definition.replace("all labels", f"{word}s {_join(names)}")
+        definition = definition.replace("all labels", f"{word}s {join(names)}")
     return definition.replace("labels", f"{word}s").replace("label", word)
-
-
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def state_relations(graph: Graph, ask: Ask, relations: list[str]) -> None:

@@ -21,10 +21,10 @@ from figgen.eval.answers import read_answers
 from figgen.eval.dataset import EvalDataset, load_dataset
 from figgen.eval.plots import Plot, plot_figure, save_plot
 from figgen.eval.tables import table_text
-from figgen.multichart.build import load_sets
 from figgen.multichart.conversation import retrieval_rows
 from figgen.multichart.initial import Answer, initial_answer, initial_vs_final
 from figgen.multichart.modes import MODES
+from figgen.multichart.records import load_sets
 from figgen.storage import atomic_write_text
 
 
@@ -43,17 +43,17 @@ class Facts:
 def question_facts(root: str | Path) -> dict[str, Facts]:
     out: dict[str, Facts] = {}
     for record in load_sets(root):
-        kinds = {name: image["kind"] for name, image in record["images"].items()}
-        for question in record["questions"]:
+        kinds = record.kinds()
+        for question in record.questions:
             for mode in MODES:
-                facts = question["modes"][mode]
-                out[facts["qid"]] = Facts(
+                facts = question.modes[mode]
+                out[facts.qid] = Facts(
                     mode=mode,
-                    hops=facts["hops"],
-                    type=question["type"],
-                    scenario=record["scenario"],
-                    kinds=tuple(sorted({kinds[i] for i in facts["images"]})),
-                    n_images=len(record["modes"][mode]),
+                    hops=facts.hops,
+                    type=question.ask.type,
+                    scenario=record.scenario,
+                    kinds=tuple(sorted({kinds[i] for i in facts.images})),
+                    n_images=len(record.modes[mode]),
                 )
     return out
 

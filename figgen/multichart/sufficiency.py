@@ -17,6 +17,7 @@ from figgen.multichart.questions import Ask, Target, answer_of
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value
+from figgen.record import BBox
 from figgen.records import Record
 
 TOLERANCE = 0.001
@@ -115,17 +116,16 @@ def mode_facts(graph: Graph, images: list[str], ask: Ask) -> ModeFacts:
 
 def evidence_boxes(
     graph: Graph, facts: ModeFacts, records: dict[str, Record]
-) -> dict[str, list[list[float]]]:
+) -> dict[str, list[BBox]]:
     """Per image, the boxes of the marks and texts that show what the question reads."""
-    out: dict[str, list[list[float]]] = {}
+    out: dict[str, list[BBox]] = {}
     for read in facts.reads:
         record = records[read.image]
         ids = evidence(record, graph, read.image, read.position, read.labels)
         boxes = out.setdefault(read.image, [])
         for element in record.elements:
-            box = list(element.bbox)
-            if element.id in ids and box not in boxes:
-                boxes.append(box)
+            if element.id in ids and element.bbox not in boxes:
+                boxes.append(element.bbox)
     return out
 
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from figgen.chart_inputs import Shape, ShapeKind
 from figgen.multichart.spec import Label
 
-__all__ = ["Shape", "ShapeKind", "Value", "Vector", "from_json", "rounded", "to_json"]
+__all__ = ["Shape", "ShapeKind", "Value", "Vector", "rounded"]
 
 
 @dataclass(frozen=True)
@@ -30,23 +29,6 @@ class Vector:
 
 Value = Vector | float | Label
 """A vector, one number (always a float), or one index label (an int or a str)."""
-
-
-def to_json(value: Value) -> Any:
-    """A vector as ``{labels, values}``, a label as ``{label}``, a number as itself."""
-    if isinstance(value, Vector):
-        return {"labels": list(value.labels), "values": list(value.values)}
-    if isinstance(value, float):
-        return value
-    return {"label": value}
-
-
-def from_json(raw: Any) -> Value:
-    if isinstance(raw, dict) and "label" in raw:
-        return raw["label"]  # type: ignore[no-any-return]
-    if isinstance(raw, dict):
-        return Vector(tuple(raw["labels"]), tuple(float(v) for v in raw["values"]))
-    return float(raw)
 
 
 def rounded(value: Value, digits: int = 10) -> Value:

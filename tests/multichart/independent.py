@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import Any
 
 
+def stored_sets(root: Path) -> list[dict[str, Any]]:
+    """The set JSONs of a build as stored (``sets/mc-*.json``), read without figgen's classes."""
+    paths = sorted((root / "sets").glob("mc-*.json"))
+    return [json.loads(path.read_text(encoding="utf-8")) for path in paths]
+
+
 def _number(text: str) -> float:
     return float(text.split("\n")[-1].replace(",", ""))
 

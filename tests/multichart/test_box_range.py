@@ -11,13 +11,14 @@ import pytest
 from figgen.chart_inputs import Chart, ChartInput
 from figgen.errors import ConfigError
 from figgen.kinds import multichart_kind
-from figgen.multichart.build import load_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
+from figgen.multichart.records import value_from_json
 from figgen.multichart.render import evidence, read_image
-from figgen.multichart.values import Vector, from_json
+from figgen.multichart.values import Vector
 from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
+from tests.multichart.independent import stored_sets
 
 INDEX = {
     "people": {"labels": list(range(1, 10)), "title": "person"},
@@ -112,7 +113,7 @@ def test_a_range_is_reversible_and_refuses_a_low_end_above_its_high_end():
 
 
 def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
-    for record in load_sets(stat_sets):
+    for record in stored_sets(stat_sets):
         graph, records = set_images(stat_sets, record)
         got = dict(
             zip(
@@ -121,8 +122,8 @@ def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
                 strict=True,
             )
         )
-        a = np.asarray(from_json(record["values"]["score_a"]).values)  # type: ignore[union-attr]
-        b = np.asarray(from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
+        a = np.asarray(value_from_json(record["values"]["score_a"]).values)  # type: ignore[union-attr]
+        b = np.asarray(value_from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
         assert got == {
             "median_a": np.median(a),
             "median_b": np.median(b),
@@ -141,11 +142,11 @@ def test_the_box_shows_numpys_quartiles_each_one_of_the_scores(stat_sets: Path):
 
 
 def test_the_range_gives_back_both_ends_and_points_at_one_bar(stat_sets: Path):
-    for record in load_sets(stat_sets):
+    for record in stored_sets(stat_sets):
         graph, records = set_images(stat_sets, record)
         low, high = read_image(records["range_quiz"], graph, "range_quiz")
-        assert low == from_json(record["values"]["quiz_low"])
-        assert high == from_json(record["values"]["quiz_high"])
+        assert low == value_from_json(record["values"]["quiz_low"])
+        assert high == value_from_json(record["values"]["quiz_high"])
         assert isinstance(low, Vector) and isinstance(high, Vector)
         assert all(a < b for a, b in zip(low.values, high.values, strict=True))
         for position in (0, 1):
@@ -157,7 +158,7 @@ def test_the_range_gives_back_both_ends_and_points_at_one_bar(stat_sets: Path):
 
 def test_statanalysis_reads_quartiles_off_the_box_in_extended_context(stat_sets: Path):
     read_off_box = 0
-    for record in load_sets(stat_sets):
+    for record in stored_sets(stat_sets):
         assert "box_scores" in record["modes"]["extended"]
         assert "range_quiz" in record["modes"]["in-depth"]  # the only chart of the quiz ends
         for q in record["questions"]:
@@ -173,7 +174,7 @@ def test_no_blind_answerable_question_is_asked(stat_sets: Path):
     """The mean of shares (100 / count), a highest label an argmax node asks already, and
     comparisons the spec decides (a week's lowest quiz score against its highest, the highest
     against the range it bounds) are not asked."""
-    for record in load_sets(stat_sets):
+    for record in stored_sets(stat_sets):
         nodes = record["spec"]["nodes"]
         for q in record["questions"]:
             targets = [t["node"] for t in q["targets"]]

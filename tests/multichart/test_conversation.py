@@ -13,19 +13,19 @@ from figgen.eval.dataset import load_dataset
 from figgen.eval.prices import PriceTable
 from figgen.eval.providers import MockProvider, Prompt, Reply
 from figgen.eval.run_options import RunOptions
-from figgen.multichart.build import load_sets
 from figgen.multichart.conversation import (
     RETRIEVAL_PROMPT,
     question_turn,
     run_conversations,
 )
 from figgen.multichart.report import write_report
+from tests.multichart.independent import stored_sets
 
 
 def _truth(built: Path) -> dict[str, dict]:
     return {
         facts["qid"]: q
-        for s in load_sets(built)
+        for s in stored_sets(built)
         for q in s["questions"]
         for facts in q["modes"].values()
     }
@@ -89,7 +89,7 @@ def test_initial_and_final_answers_are_scored_and_the_change_reported(built: Pat
     metrics = write_report(built, [answers], tmp_path / "r")
     (label,) = metrics["models"]
     assert label == "mock:conv [conversation]"
-    sets = load_sets(built)
+    sets = stored_sets(built)
     for mode in ("extended", "in-depth"):
         m = metrics["models"][label]["modes"][mode]
         questions = [q for s in sets for q in s["questions"]]
@@ -143,7 +143,7 @@ def test_the_converse_command_with_the_oracle_scores_100_percent(built: Path, tm
     assert result.exit_code == 0, result.output
     assert "oracle [conversation]: extended 1.000" in result.output
     rows = [json.loads(line) for line in answers.read_text().splitlines()]
-    assert sum(r["qid"].endswith("-retrieval") for r in rows) == 2 * len(load_sets(built))
+    assert sum(r["qid"].endswith("-retrieval") for r in rows) == 2 * len(stored_sets(built))
 
 
 def test_a_conversation_stops_before_max_cost(built: Path, tmp_path: Path):

@@ -13,8 +13,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from figgen.cli import app
-from figgen.multichart.build import load_sets
 from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
+from tests.multichart.independent import stored_sets
 
 QUESTION = re.compile(r"Question \d+: (.*?) Options:", re.DOTALL)
 
@@ -64,7 +64,7 @@ def test_the_oracle_scores_100_percent_in_both_modes(built: Path, tmp_path: Path
         str(tmp_path / "r"),
     )
     metrics = json.loads((tmp_path / "r" / "metrics.json").read_text())["models"]["oracle"]
-    n = sum(len(s["questions"]) for s in load_sets(built))
+    n = sum(len(s["questions"]) for s in stored_sets(built))
     for mode in ("extended", "in-depth"):
         assert metrics["modes"][mode]["n"] == n
         assert metrics["modes"][mode]["accuracy"] == 1.0
@@ -88,7 +88,7 @@ def _images(body: dict) -> list[bytes]:
 
 
 def test_a_loopback_server_gets_every_image_and_the_report_adds_up(built: Path, tmp_path: Path):
-    sets = load_sets(built)
+    sets = stored_sets(built)
     truth = {(s["id"], q["text"]): q for s in sets for q in s["questions"]}
     image_sets = json.loads((built / "image_sets.json").read_text())
     digest = {}

@@ -14,7 +14,7 @@ from figgen.cli import app
 from figgen.eval.dataset import load_dataset
 from figgen.eval.evidence import EvidenceTarget
 from figgen.eval.set_grounding import SetTarget, locate_set, score_set_location
-from figgen.multichart.build import load_sets
+from tests.multichart.independent import stored_sets
 
 TRUTH = SetTarget(
     (
@@ -79,7 +79,7 @@ def test_eval_run_grounded_on_a_multichart_build_asks_every_question(built: Path
     run = ["eval", "run", "--data", str(built), "--model", "oracle", "--prompt", "grounded"]
     result = CliRunner().invoke(app, [*run, "--out", str(answers), "--no-progress"])
     assert result.exit_code == 0, result.output
-    n = sum(len(s["questions"]) for s in load_sets(built))
+    n = sum(len(s["questions"]) for s in stored_sets(built))
     assert len(answers.read_text().splitlines()) == 2 * n  # none refused, none without evidence
     result = CliRunner().invoke(
         app,
@@ -103,7 +103,7 @@ def test_eval_run_grounded_on_a_multichart_build_asks_every_question(built: Path
 
 def test_the_set_evidence_is_each_questions_boxes_at_their_image_index(built: Path):
     targets = load_dataset(built).set_targets
-    for record in load_sets(built):
+    for record in stored_sets(built):
         for q in record["questions"]:
             for mode, facts in q["modes"].items():
                 target = targets[facts["qid"]]

@@ -9,7 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from figgen.cli import app
-from figgen.multichart.build import load_sets
+from figgen.multichart.records import SetRecord
+from tests.multichart.independent import stored_sets
 
 
 def test_every_image_is_perturbed_and_the_evidence_moves_with_its_elements(
@@ -20,11 +21,15 @@ def test_every_image_is_perturbed_and_the_evidence_moves_with_its_elements(
         app, ["perturb", str(built), "--kinds", "rotate:degrees=6,style", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    clean_sets = {s["id"]: s for s in load_sets(built)}
+    clean_sets = {s["id"]: s for s in stored_sets(built)}
     for label in ("rotate-degrees6", "style"):
         folder = out / label
         assert (folder / "qa.jsonl").read_bytes() == (built / "qa.jsonl").read_bytes()
-        for record in load_sets(folder):
+        for record in stored_sets(folder):
+            # a perturbed set reads and writes back exactly, its perturbation stored last
+            assert SetRecord.from_dict(record).to_dict() == record
+            assert list(record)[-1] == "perturbation"
+            assert record["perturbation"]["label"] == label
             clean = clean_sets[record["id"]]
             for name, image in record["images"].items():
                 new = json.loads((folder / image["record"]).read_text())
@@ -53,7 +58,7 @@ def test_a_set_with_a_chart_no_look_keeps_is_left_out(built: Path, tmp_path: Pat
     from figgen.perturb import style
     from figgen.perturb.style import NoLook
 
-    sets = load_sets(built)
+    sets = stored_sets(built)
     refused_set = sets[0]
     refused_chart = json.loads(
         (built / next(iter(refused_set["images"].values()))["record"]).read_text()
@@ -69,7 +74,7 @@ def test_a_set_with_a_chart_no_look_keeps_is_left_out(built: Path, tmp_path: Pat
     out = tmp_path / "p"
     result = CliRunner().invoke(app, ["perturb", str(built), "--kinds", "style", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    kept = [s["id"] for s in load_sets(out / "style")]
+    kept = [s["id"] for s in stored_sets(out / "style")]
     assert kept == [s["id"] for s in sets[1:]]
     asked = {json.loads(line)["figure_id"] for line in (out / "style/qa.jsonl").open()}
     assert asked and not any(figure.startswith(refused_set["id"]) for figure in asked)

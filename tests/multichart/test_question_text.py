@@ -12,12 +12,15 @@ from figgen.config import FigureConfig
 from figgen.multichart.build import build_set
 from figgen.multichart.modes import plan_set
 from figgen.multichart.questions import Ask, Target
+from figgen.multichart.records import SetRecord
 from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.sufficiency import mode_facts
+from figgen.multichart.values import Vector
+from tests.multichart.independent import stored_sets
 
 
 @pytest.fixture(scope="module")
-def timeshift_set(tmp_path_factory: pytest.TempPathFactory) -> dict:
+def timeshift_set(tmp_path_factory: pytest.TempPathFactory) -> SetRecord:
     """Set 4 of seed 11, where the audit found orders asked of the deliveries chart alone."""
     out = tmp_path_factory.mktemp("timeshift")
     (out / "images").mkdir()
@@ -25,17 +28,17 @@ def timeshift_set(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return build_set(spec, seed=11, index=4, out=out, cfg=FigureConfig())
 
 
-def test_a_question_read_through_a_shift_states_the_lag(timeshift_set: dict):
-    spec = timeshift_set["spec"]["nodes"]
-    shifts = {name: node for name, node in spec.items() if node.get("op") == "shift"}
+def test_a_question_read_through_a_shift_states_the_lag(timeshift_set: SetRecord):
+    nodes = timeshift_set.spec.nodes
+    shifts = {name: node for name, node in nodes.items() if node.op == "shift"}
     crossing = 0
-    for q in timeshift_set["questions"]:
-        for mode, facts in q["modes"].items():
+    for q in timeshift_set.questions:
+        for mode, facts in q.modes.items():
             for name, node in shifts.items():
-                if {name, node["inputs"][0]} <= set(facts["nodes"]):
+                if {name, node.inputs[0]} <= set(facts.nodes):
                     # the derivation crosses the shift: the reader must be told the lag
                     crossing += 1
-                    assert f"{node['lag']} years later" in q["text"], (mode, q["text"])
+                    assert f"{node.lag} years later" in q.ask.text, (mode, q.ask.text)
     assert crossing  # the set does ask orders of the deliveries chart
 
 
@@ -56,18 +59,19 @@ def test_hops_count_each_computation_step_once():
 def test_the_geometry_mean_is_worded_as_what_it_averages(tmp_path: Path):
     (tmp_path / "images").mkdir()
     record = build_set(load_scenario("geometry"), seed=0, index=2, out=tmp_path, cfg=FigureConfig())
-    x, y = (record["values"][n] for n in ("x", "y"))
-    sites = list(zip(x["values"], y["values"], strict=True))
-    a = sites[x["labels"].index("A")]
-    others = [p for label, p in zip(x["labels"], sites, strict=True) if label != "A"]
+    x, y = (record.values[n] for n in ("x", "y"))
+    assert isinstance(x, Vector) and isinstance(y, Vector)
+    sites = list(zip(x.values, y.values, strict=True))
+    a = sites[x.labels.index("A")]
+    others = [p for label, p in zip(x.labels, sites, strict=True) if label != "A"]
     mean_others = sum(math.dist(a, p) for p in others) / len(others)
-    asked = [q for q in record["questions"] if q["targets"][0]["node"] == "mean_dist"]
+    asked = [q.ask for q in record.questions if q.ask.targets[0].node == "mean_dist"]
     assert asked
     for q in asked:
         # the label says "the other sites"; the definition must not say "all sites"
-        assert "over all sites" not in q["text"] and "sites B, C, D, E and F" in q["text"]
-        if q["how"] == "value":
-            assert q["answer"] == pytest.approx(mean_others, rel=1e-3)
+        assert "over all sites" not in q.text and "sites B, C, D, E and F" in q.text
+        if q.how == "value":
+            assert q.answer == pytest.approx(mean_others, rel=1e-3)
 
 
 def test_the_supply_chain_takes_eight_hops_in_depth():
@@ -80,11 +84,12 @@ def test_the_supply_chain_takes_eight_hops_in_depth():
 
 
 def test_shipped_scenarios_span_three_to_eighteen_images_and_hops_stay_within_eight(built: Path):
-    from figgen.multichart.build import load_sets
-
-    sizes = [len(s["modes"]["extended"]) for s in load_sets(built)]
+    sizes = [len(s["modes"]["extended"]) for s in stored_sets(built)]
     assert min(sizes) == 3 and max(sizes) == 18
     hops = [
-        q["modes"][m]["hops"] for s in load_sets(built) for q in s["questions"] for m in q["modes"]
+        q["modes"][m]["hops"]
+        for s in stored_sets(built)
+        for q in s["questions"]
+        for m in q["modes"]
     ]
     assert max(hops) <= 8 and 7 in hops

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.multichart.build import build_sets, load_sets
+from figgen.multichart.build import build_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.modes import MODES, covers
 from tests.multichart import independent
@@ -23,7 +23,7 @@ def _close(truth, got) -> bool:
 
 
 def test_every_question_is_answerable_from_each_modes_images_alone(built: Path):
-    sets = load_sets(built)
+    sets = independent.stored_sets(built)
     assert len(sets) == len(SCENARIOS) == len({s["scenario"] for s in sets})
     for record in sets:
         for mode in MODES:
@@ -36,7 +36,7 @@ def test_every_question_is_answerable_from_each_modes_images_alone(built: Path):
 
 
 def test_answers_match_the_propagated_data_exactly(built: Path):
-    for record in load_sets(built):
+    for record in independent.stored_sets(built):
         values = {
             name: {str(k): v for k, v in zip(raw["labels"], raw["values"], strict=True)}
             if isinstance(raw, dict) and "labels" in raw
@@ -53,7 +53,7 @@ def test_answers_match_the_propagated_data_exactly(built: Path):
 
 
 def test_in_depth_images_are_a_minimal_generative_set_of_the_values(built: Path):
-    for record in load_sets(built):
+    for record in independent.stored_sets(built):
         graph = build_graph(spec_from_dict(record["spec"]))
         deep = record["modes"]["in-depth"]
         assert covers(graph, deep)
@@ -70,7 +70,7 @@ def test_in_depth_images_are_a_minimal_generative_set_of_the_values(built: Path)
 
 
 def test_question_counts_types_and_hops(built: Path):
-    for record in load_sets(built):
+    for record in independent.stored_sets(built):
         questions = record["questions"]
         assert 8 <= len(questions) <= 50
         assert {q["type"] for q in questions} == {"extract", "compare", "compute"}
@@ -82,7 +82,7 @@ def test_question_counts_types_and_hops(built: Path):
 
 
 def test_evidence_boxes_are_recorded_elements_inside_their_images(built: Path):
-    for record in load_sets(built):
+    for record in independent.stored_sets(built):
         for q in record["questions"]:
             for mode in MODES:
                 facts = q["modes"][mode]
@@ -99,7 +99,7 @@ def test_evidence_boxes_are_recorded_elements_inside_their_images(built: Path):
 
 def test_a_value_question_points_at_the_mark_of_its_value(built: Path):
     checked = 0
-    for record in load_sets(built):
+    for record in independent.stored_sets(built):
         for q in record["questions"]:
             facts = q["modes"]["in-depth"]
             if q["how"] != "value" or facts["hops"] != 0 or not q["targets"][0]["labels"]:

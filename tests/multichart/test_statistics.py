@@ -11,16 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from figgen.errors import ConfigError
-from figgen.multichart.build import load_sets
 from figgen.multichart.graph import build_graph, spec_from_dict
 from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.operators import OperatorError, operator_for
+from figgen.multichart.records import value_from_json
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import NodeSpec
 from figgen.multichart.sufficiency import values_from_images
-from figgen.multichart.values import Shape, Vector, from_json
+from figgen.multichart.values import Shape, Vector
 from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
+from tests.multichart.independent import stored_sets
 
 PEOPLE = {"people": {"labels": list(range(1, 13)), "title": "person"}}
 
@@ -145,10 +146,10 @@ def test_statistics_are_lossy_and_a_histogram_is_its_nodes_class():
 
 
 def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_sets: Path):
-    record = load_sets(stat_sets)[0]
+    record = stored_sets(stat_sets)[0]
     graph, records = set_images(stat_sets, record)
     for chart, node in (("hist_a", "score_a"), ("hist_b", "score_b")):
-        truth = from_json(record["values"][node])
+        truth = value_from_json(record["values"][node])
         (shown,) = read_image(records[chart], graph, chart)
         assert isinstance(truth, Vector) and isinstance(shown, Vector)
         assert shown.labels == truth.labels and shown.values == tuple(sorted(truth.values))
@@ -164,9 +165,9 @@ def test_a_histogram_reads_back_its_values_and_points_at_its_filled_bars(stat_se
 
 
 def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_sets: Path):
-    record = load_sets(stat_sets)[0]
+    record = stored_sets(stat_sets)[0]
     graph, records = set_images(stat_sets, record)
-    truth = from_json(record["values"]["practice"])
+    truth = value_from_json(record["values"]["practice"])
     (shown,) = read_image(records["chart_practice"], graph, "chart_practice")
     assert shown == truth
     (week,) = evidence(records["chart_practice"], graph, "chart_practice", 0, (3,))
@@ -175,11 +176,11 @@ def test_a_scatter_reads_back_each_label_and_points_at_its_point(stat_sets: Path
 
 
 def test_statistics_come_back_from_the_in_depth_charts(stat_sets: Path):
-    record = load_sets(stat_sets)[0]
+    record = stored_sets(stat_sets)[0]
     graph, records = set_images(stat_sets, record)
     assert record["modes"]["in-depth"] == ["hist_a", "hist_b", "chart_practice", "range_quiz"]
     got = values_from_images(graph, record["modes"]["in-depth"], records)
-    scores_b = np.asarray(from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
+    scores_b = np.asarray(value_from_json(record["values"]["score_b"]).values)  # type: ignore[union-attr]
     assert got["std_b"] == pytest.approx(np.std(scores_b), rel=1e-9)
     assert got["iqr_b"] == pytest.approx(
         np.quantile(scores_b, 0.75) - np.quantile(scores_b, 0.25), rel=1e-9, abs=1e-9
