@@ -9,7 +9,7 @@ and its lift over chance. Then the families where a blind baseline beats chance 
 10 points, the ones docs/vqa.md names as fixed by the paper's distribution apart, and last
 the accuracy of the choice prior on ``colormap`` (1/choices when the distractors do not leak).
 
-``--qa FILE`` audits the questions of that ``qa.jsonl`` instead (e.g. made by another figgen
+``--qa FILE`` audits the questions of that ``qa.jsonl`` (or of a build folder's) instead (e.g. made by another figgen
 version from the same records); ``--out`` keeps the build somewhere else than the temp folder.
 """
 
@@ -56,8 +56,8 @@ def main() -> None:
     parser.add_argument("--qa", type=Path, default=None)
     args = parser.parse_args()
     out = args.out or Path(tempfile.gettempdir()) / f"figgen-audit-blind-n{args.n}-s{args.seed}"
-    if args.qa:
-        items = list(read_items(args.qa))
+    if args.qa:  # a qa.jsonl, or a build folder holding one
+        items = list(read_items(args.qa / "qa.jsonl" if args.qa.is_dir() else args.qa))
     else:
         items = build_items(out, args.n, args.seed, args.workers)
     predictions = cross_fit(items, folds=args.folds)
@@ -82,6 +82,9 @@ def main() -> None:
             for name in BASELINES
             if any(predictions[name].get(item.qid) is not None for item in group)
         }
+        if not scores:  # no baseline could be fitted (e.g. every question in one fold's figures)
+            print(" | ".join([family, str(len(group)), str(classes), "no blind answers"]))
+            continue
         best = max(scores.values())
         lift = best - (chance or 0.0)
         results[family] = scores
