@@ -199,6 +199,21 @@ def cer_plot(
     )
 
 
+def axis_error_plot(
+    families: list[str], scored: dict[str, list[ScoredAnswer]], out_dir: Path
+) -> Plot | None:
+    """Mean |error| as a share of the axis span by panel count, one axes per length family."""
+    return per_panel_plot(
+        families,
+        scored,
+        out_dir,
+        file="axis_error_by_panel_count.png",
+        ylabel="mean |error| / axis span",
+        value=lambda a: abs(a.score.value) if a.score and a.score.value is not None else None,
+        what="mean error as a share of the axis span",
+    )
+
+
 SSMAPE_PLOT_LIMIT = 0.5
 """Histograms span [-0.5, 0.5]; larger errors are gathered in the end bins."""
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
 
+from benchmarks.audit_answerable import axis_map
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
 from figgen.generate import GeneratedFigure, generate_figure
@@ -130,9 +131,27 @@ def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
             series = _series(panel, item)
             low, high = series.low[i], series.high[i]
             expected = [low, high] if family == "range_bar_ends" else high - low
-            assert item.answer == pytest.approx(expected, rel=1e-5) and item.metric == "ssmape"
+            metric = "ssmape" if family == "range_bar_ends" else "axis_2pct"
+            assert item.answer == pytest.approx(expected, rel=1e-5) and item.metric == metric
             asked += 1
     assert asked > 10
+
+
+def test_bar_lengths_are_scored_against_the_drawn_axis(figures: list[GeneratedFigure]) -> None:
+    """A length carries the span its y axis shows (mapped by the tick labels) and is asked
+    only where it is 4% of it or more (rule: readable lengths)."""
+    by_id = {f.record["id"]: f for f in figures}
+    asked = 0
+    for panel, item in items_of(figures, "range_bar_length"):
+        figure = by_id[item.figure_id]
+        (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
+        ticks = axis_map(figure.record, figure.record["panels"][panel.index], "y")
+        assert ticks is not None
+        span = abs(float(np.ptp(ticks.value([plot.bbox[1], plot.bbox[3]]))))
+        assert item.axis_span == pytest.approx(span, rel=0.02)
+        assert item.answer >= 0.04 * span * 0.98 and plot.bbox[3] - plot.bbox[1] >= 100
+        asked += 1
+    assert asked > 5
 
 
 def test_widest_point_of_a_band(figures: list[GeneratedFigure]) -> None:
