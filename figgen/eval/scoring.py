@@ -50,9 +50,10 @@ SSMAPE_CORRECT = 0.05
 
 AXIS_TOLERANCE = 0.02
 """An ``axis_2pct`` answer (a length read as the difference of two axis readings) counts as
-correct when it is within this share of the drawn axis span of the truth: a careful reader
-places each end within 1% of the span (the reading error the near-zero rule of
-:mod:`figgen.vqa.context` allows), and the two errors add up to at most 2%."""
+correct when it is within this share of the axis span (``QAItem.axis_span``: the span of the
+values drawn along the axis) of the truth: a careful reader places each end within 1% of the
+span (the reading error the near-zero rule of :mod:`figgen.vqa.context` allows), and the two
+errors add up to at most 2%."""
 
 
 @dataclass(frozen=True)
@@ -277,7 +278,8 @@ VALUE_TABLE = MetricTable(
 AXIS_TABLE = MetricTable(
     "Length families: error as a share of the axis span",
     "A length read as the difference of two axis readings (a box's interquartile range, a "
-    "range bar's length) is scored by its error over the drawn axis span, capped at 1: "
+    "range bar's length) is scored by its error over the axis span (the span of the values "
+    "drawn along the axis), capped at 1: "
     "`axis_error_abs` is the mean |error| (0 is exact), `axis_error_bias` the signed mean "
     "(positive: over-estimates). Relative errors would punish short lengths, whose two "
     "readings carry the same error as long ones.",

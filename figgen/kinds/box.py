@@ -437,13 +437,13 @@ def _value_questions(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> 
             which=which,
             edge=edge,
         )
-        if axis is not None and length_readable(axis, stats.iqr, line_px):
+        if axis is not None and length_readable(axis, stats.iqr, span, line_px):
             ctx.ask(
                 BOX_IQR,
                 panel,
                 round_sig(stats.iqr),
                 evidence=[box.id],
-                axis_span=axis.span,
+                axis_span=span,
                 group=group,
             )
 

@@ -344,13 +344,13 @@ def _bar_questions(
         ends = [round_sig(series.low[item]), round_sig(series.high[item])]
         ctx.ask(RANGE_BAR, panel, ends, evidence=ids, span=span, whose=whose, category=category)
         length = series.high[item] - series.low[item]
-        if axis is not None and length_readable(axis, length):
+        if axis is not None and length_readable(axis, length, span):
             ctx.ask(
                 RANGE_LENGTH,
                 panel,
                 round_sig(length),
                 evidence=ids,
-                axis_span=axis.span,
+                axis_span=span,
                 whose=whose,
                 category=category,
             )

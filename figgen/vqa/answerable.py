@@ -43,7 +43,8 @@ Tiny trends (:func:`trend_visible`): ``trend`` and ``same_trend`` only when the 
 Readable lengths (:func:`length_readable`): a length read as the difference of two readings
     (a box's IQR, a range bar's length, scored against the axis span) only on an axis drawn
     :data:`MIN_LENGTH_AXIS_PX` long or more, with its two ends :data:`MIN_LENGTH_GAP_PX` apart
-    between their lines and the length at least :data:`MIN_LENGTH_SHARE` of the axis span.
+    between their lines and the length at least :data:`MIN_LENGTH_SHARE` of the span of the
+    values drawn along the axis (the span it is scored against).
 One-tick log axes (:meth:`figgen.vqa.context.FigureContext.log_axes_labelled`): a
     relative-metric question on a log axis only when each log axis of the panel shows
     :data:`figgen.vqa.context.MIN_LOG_TICKS` labelled ticks or more;
@@ -421,20 +422,22 @@ def trend_visible(
 
 MIN_LENGTH_AXIS_PX = 100.0
 """A length is read only on an axis drawn at least this long (pixels): a pixel is then at most
-1% of the span, the reading error per end that ``axis_2pct``'s 2% tolerance allows."""
+1% of the axis, so two ends each read within half a pixel stay within ``axis_2pct``'s 2% (of
+the span of the values drawn, which the axis shows with margins: about 1/1.1 of it)."""
 MIN_LENGTH_GAP_PX = 3.0
 """A length's two ends are told apart when this many pixels lie between their lines."""
 MIN_LENGTH_SHARE = 0.04
-"""A length is read only when it is at least this share of the axis span: twice the 2%
-tolerance of ``axis_2pct``, so that "no length" (0) never scores as correct."""
+"""A length is read only when it is at least this share of the span it is scored against:
+twice the 2% tolerance of ``axis_2pct``, so that "no length" (0) never scores as correct."""
 
 
-def length_readable(axis: DrawnAxis, length: float, line_px: float = 0.0) -> bool:
+def length_readable(axis: DrawnAxis, length: float, span: float, line_px: float = 0.0) -> bool:
     """Whether a length drawn along ``axis`` between two ends (lines ``line_px`` wide, 0 for
-    the ends of a filled bar) reads by eye (rule: readable lengths)."""
+    the ends of a filled bar) reads by eye (rule: readable lengths); ``span`` is the span of
+    the values drawn along the axis, the one the answer is scored against."""
     gap = length * axis.pixels / axis.span - line_px
     return (
         axis.pixels >= MIN_LENGTH_AXIS_PX
         and gap >= MIN_LENGTH_GAP_PX
-        and length >= MIN_LENGTH_SHARE * axis.span
+        and length >= MIN_LENGTH_SHARE * span
     )

@@ -24,7 +24,8 @@ stays within the 0.05 |sSMAPE| that scores as correct."""
 RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
 """Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
 AXIS_SPAN_METRICS = frozenset({"axis_2pct"})
-"""Metrics whose tolerance is a share of the drawn axis span: each item carries that span."""
+"""Metrics whose tolerance is a share of the span of the values drawn along the answer's axis:
+each item carries that span."""
 MIN_LOG_TICKS = 2
 """A value on a log axis is read between labelled ticks: with one label the decades cannot be
 placed (10^3 alone does not say where 10^4 is)."""

@@ -57,9 +57,9 @@ class QAItem:
     choices: list[str] | None = None
     evidence: list[int] = field(default_factory=list)
     axis_span: float | None = None
-    """The drawn span of the axis the answer is read along (data units), for a metric that
-    scores an error as a share of it (``axis_2pct``); None, and left out of ``qa.jsonl``,
-    for every other item."""
+    """The span of the values drawn along the axis the answer is read on (data units: the axis
+    shows it plus its margins), for a metric that scores an error as a share of it
+    (``axis_2pct``); None, and left out of ``qa.jsonl``, for every other item."""
 
     def to_dict(self) -> dict[str, Any]:
         values = as_plain_dict(self)

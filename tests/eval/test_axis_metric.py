@@ -1,5 +1,5 @@
 """``axis_2pct``: a length read as the difference of two axis readings, scored by its error as
-a share of the drawn axis span; each number below is computed by hand."""
+a share of the axis span (of the values drawn along it); each number below is computed by hand."""
 
 from __future__ import annotations
 

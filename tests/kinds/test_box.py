@@ -183,7 +183,8 @@ def test_value_answers_are_the_percentiles_of_the_sample(figures: list[Generated
 
 
 def _value_axis(figure: GeneratedFigure, panel: PanelRecord) -> tuple[float, float, int, bool]:
-    """(data span, pixels, pixel coordinate) of the value axis, mapped by its tick labels."""
+    """(data span, pixels, pixel coordinate, horizontal) of the value axis as drawn, mapped by
+    its tick labels."""
     horizontal = panel.data_as(BoxData).orientation == "horizontal"
     at = 0 if horizontal else 1
     (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
@@ -193,15 +194,23 @@ def _value_axis(figure: GeneratedFigure, panel: PanelRecord) -> tuple[float, flo
     return abs(float(ends[1] - ends[0])), plot.bbox[at + 2] - plot.bbox[at], at, horizontal
 
 
+def _drawn_values(panel: PanelRecord) -> float:
+    """The span of every whisker end and outlier of the panel, by matplotlib's statistics."""
+    values = []
+    for sample in panel.data_as(BoxData).samples:
+        (stats,) = cbook.boxplot_stats(np.asarray(sample, dtype=float))
+        values += [stats["whislo"], stats["whishi"], *stats["fliers"]]
+    return float(np.ptp(values))
+
+
 def test_iqr_answers_read_back_from_the_box_as_drawn(figures: list[GeneratedFigure]) -> None:
     """The box's length in pixels, through the tick labels' axis, scores as correct."""
     by_id = {f.record["id"]: f for f in figures}
     asked = 0
     for panel, item in items_of(figures, "box_iqr"):
         figure = by_id[item.figure_id]
-        span, _, at, _ = _value_axis(figure, panel)
-        assert item.metric == "axis_2pct" and item.axis_span is not None
-        assert item.axis_span == pytest.approx(span, rel=0.02)  # the drawn axis, not the data
+        _, _, at, _ = _value_axis(figure, panel)
+        assert item.metric == "axis_2pct" and item.axis_span == pytest.approx(_drawn_values(panel))
         (box,) = [e for e in elements_of(figure, panel) if e.id in item.evidence]
         # the record's box: the quartiles padded by half an edge line, rounded out to whole
         # pixels (half a pixel each side on average)
@@ -221,7 +230,7 @@ def test_iqr_answers_read_back_from_the_box_as_drawn(figures: list[GeneratedFigu
 
 def test_iqr_is_asked_only_where_the_box_length_reads(figures: list[GeneratedFigure]) -> None:
     """Rule readable lengths, recomputed from the tick labels: an axis of 100 px or more, 3 px
-    between the edge lines, and an IQR of 4% of the axis span or more."""
+    between the edge lines, and an IQR of 4% or more of the span of the values drawn."""
     asked = {(p.index, i.question) for p, i in items_of(figures, "box_iqr")}
     medians = {(p.index, i.question.split('"')[1]) for p, i in items_of(figures, "box_median")}
     readable = unreadable = 0
@@ -233,7 +242,8 @@ def test_iqr_is_asked_only_where_the_box_length_reads(figures: list[GeneratedFig
             if (panel.index, group) not in medians:
                 continue  # not shown, or too short for any value question
             gap = stats.iqr * pixels / span - line
-            margins = (pixels / 100 - 1, gap / 3 - 1, stats.iqr / (0.04 * span) - 1)
+            share = stats.iqr / (0.04 * _drawn_values(panel))
+            margins = (pixels / 100 - 1, gap / 3 - 1, share - 1)
             if min(abs(m) for m in margins) < 0.03:
                 continue  # too close to a threshold for the tick-label axis to decide
             named = any(p == panel.index and f'"{group}"' in q for p, q in asked)

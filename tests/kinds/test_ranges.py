@@ -13,6 +13,7 @@ from matplotlib.colors import to_rgb
 from benchmarks.audit_answerable import axis_map
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
+from figgen.eval.scoring import score_value
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.ranges_data import RangeData, RangeSeries, range_stats, range_table
 from figgen.records import PanelRecord, Record
@@ -138,8 +139,9 @@ def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
 
 
 def test_bar_lengths_are_scored_against_the_drawn_axis(figures: list[GeneratedFigure]) -> None:
-    """A length carries the span its y axis shows (mapped by the tick labels) and is asked
-    only where it is 4% of it or more (rule: readable lengths)."""
+    """A length carries the span of every bar's ends, is asked only where it is 4% of it or
+    more on a y axis of 100 px or more (mapped by the tick labels; rule: readable lengths), and
+    its bar, read off that axis, scores as correct."""
     by_id = {f.record["id"]: f for f in figures}
     asked = 0
     for panel, item in items_of(figures, "range_bar_length"):
@@ -147,9 +149,13 @@ def test_bar_lengths_are_scored_against_the_drawn_axis(figures: list[GeneratedFi
         (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
         ticks = axis_map(figure.record, figure.record["panels"][panel.index], "y")
         assert ticks is not None
-        span = abs(float(np.ptp(ticks.value([plot.bbox[1], plot.bbox[3]]))))
-        assert item.axis_span == pytest.approx(span, rel=0.02)
-        assert item.answer >= 0.04 * span * 0.98 and plot.bbox[3] - plot.bbox[1] >= 100
+        data = panel.data_as(RangeData)
+        span = max(max(s.high) for s in data.series) - min(min(s.low) for s in data.series)
+        assert item.axis_span == pytest.approx(span)
+        assert item.answer >= 0.04 * span and plot.bbox[3] - plot.bbox[1] >= 100
+        (bar,) = [e for e in elements_of(figure, panel) if e.id in item.evidence]
+        reading = (bar.bbox[3] - bar.bbox[1] - 1.0) / abs(ticks.slope)  # rounded out: -1 px
+        assert score_value(item.metric, reading, item.answer, item.axis_span).correct
         asked += 1
     assert asked > 5
 
