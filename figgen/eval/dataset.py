@@ -104,6 +104,14 @@ def load_dataset(root: str | Path) -> EvalDataset:
             f"{qa_path} scores questions by metric {unknown[0]!r}, which this figgen does not "
             f"have (known: {', '.join(METRICS)}); rebuild it with `figgen qa {root}`"
         )
+    spanless = next(
+        (i for i in items if METRICS[i.metric].per_axis_span and i.axis_span is None), None
+    )
+    if spanless is not None:  # its error is a share of a span the file does not give
+        raise FiggenError(
+            f"{qa_path}: question {spanless.qid} is scored by {spanless.metric!r} but gives no "
+            f"axis_span; rebuild it with `figgen qa {root}`"
+        )
     sets_path = root / "image_sets.json"
     image_sets = json.loads(sets_path.read_text(encoding="utf-8")) if sets_path.is_file() else {}
     return EvalDataset(root, items, image_sets, load_set_targets(root))

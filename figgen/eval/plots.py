@@ -184,19 +184,36 @@ MetricPlot = Callable[[list[str], dict[str, list[ScoredAnswer]], Path], Plot | N
 metrics score; None when there is nothing to draw."""
 
 
-def cer_plot(
-    families: list[str], scored: dict[str, list[ScoredAnswer]], out_dir: Path
-) -> Plot | None:
-    """Mean CER by panel count, one axes per text family."""
-    return per_panel_plot(
-        families,
-        scored,
-        out_dir,
-        file="cer_by_panel_count.png",
-        ylabel="mean CER",
-        value=lambda a: a.score.value if a.scored and a.score else None,
-        what="mean character error rate",
-    )
+def panel_count_plot(
+    *, file: str, ylabel: str, value: Callable[[ScoredAnswer], float | None], what: str
+) -> MetricPlot:
+    """A metric's plot of the mean of ``value`` by panel count (:func:`per_panel_plot`)."""
+
+    def plot(
+        families: list[str], scored: dict[str, list[ScoredAnswer]], out_dir: Path
+    ) -> Plot | None:
+        return per_panel_plot(
+            families, scored, out_dir, file=file, ylabel=ylabel, value=value, what=what
+        )
+
+    return plot
+
+
+cer_plot = panel_count_plot(
+    file="cer_by_panel_count.png",
+    ylabel="mean CER",
+    value=lambda a: a.score.value if a.scored and a.score else None,
+    what="mean character error rate",
+)
+"""Mean CER by panel count, one axes per text family."""
+
+axis_error_plot = panel_count_plot(
+    file="axis_error_by_panel_count.png",
+    ylabel="mean |error| / axis span",
+    value=lambda a: abs(a.score.value) if a.score and a.score.value is not None else None,
+    what="mean error as a share of the axis span",
+)
+"""Mean |error| as a share of the axis span by panel count, one axes per length family."""
 
 
 SSMAPE_PLOT_LIMIT = 0.5

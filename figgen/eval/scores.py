@@ -16,9 +16,10 @@ class Score:
     """One item's score; ``value`` is the metric's own number, ``correct`` a pass/fail view.
 
     ``value`` is 1/0 for exact and relaxed metrics, the raw-string CER for ``cer`` and
-    ``cer_list``, and the signed sSMAPE for ``ssmape``; ``details`` holds a metric's further
-    numbers per answer (``cer_normalized``: the CER of the LaTeX-normalised text). A rejected
-    answer has no value and is never correct.
+    ``cer_list``, the signed sSMAPE for ``ssmape`` and the signed error in axis spans for
+    ``axis_2pct``; ``details`` holds a metric's further numbers per answer
+    (``cer_normalized``: the CER of the LaTeX-normalised text). A rejected answer has no value
+    and is never correct.
     """
 
     metric: Metric

@@ -10,10 +10,12 @@ at the end of this module).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from figgen.errors import FiggenError
 from figgen.eval.metrics import (
     RELAXED_TOLERANCE,
     cer,
@@ -24,12 +26,13 @@ from figgen.eval.metrics import (
     ssmape,
 )
 from figgen.eval.parse import ParsedAnswer
-from figgen.eval.plots import MetricPlot, cer_plot, ssmape_plot
+from figgen.eval.plots import MetricPlot, axis_error_plot, cer_plot, ssmape_plot
 from figgen.eval.scores import Score
 from figgen.registry import Registry
 from figgen.vqa.item import Metric, QAItem
 
 __all__ = [
+    "AXIS_TOLERANCE",
     "METRICS",
     "SSMAPE_CORRECT",
     "Column",
@@ -44,6 +47,13 @@ __all__ = [
 
 SSMAPE_CORRECT = 0.05
 """An sSMAPE answer counts as correct (for accuracy tables) when |sSMAPE| <= this."""
+
+AXIS_TOLERANCE = 0.02
+"""An ``axis_2pct`` answer (a length read as the difference of two axis readings) counts as
+correct when it is within this share of the axis span (``QAItem.axis_span``: the span of the
+values drawn along the axis) of the truth: a careful reader places each end within 1% of the
+span (the reading error the near-zero rule of :mod:`figgen.vqa.context` allows), and the two
+errors add up to at most 2%."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +97,10 @@ class MetricSpec:
     """The report's plot of the families this metric scores (shared plots draw them together)."""
     unordered: bool = False
     """Answers are sets: the same values in another order are the same answer."""
+    per_axis_span: bool = False
+    """``measure`` compares the answers in units of the item's ``axis_span`` (prediction and
+    truth divided by it): its error is a share of the drawn axis, not of the truth. Every item
+    it scores must carry the span."""
 
 
 METRICS: Registry[MetricSpec] = Registry("metric")
@@ -112,9 +126,19 @@ def metrics_sharing(part: Callable[[MetricSpec], H | None]) -> list[tuple[H, tup
     return [(thing, tuple(names)) for thing, names in groups.items()]
 
 
-def score_value(metric: Metric, prediction: Any, truth: Any) -> Score:
-    """Score an accepted prediction; an unregistered metric is a one-line FiggenError."""
+def score_value(
+    metric: Metric, prediction: Any, truth: Any, axis_span: float | None = None
+) -> Score:
+    """Score an accepted prediction; an unregistered metric, or a metric measured against the
+    axis span given none, is a one-line FiggenError."""
     spec = METRICS.get_or_fail(metric)
+    if spec.per_axis_span:
+        if axis_span is None or not math.isfinite(axis_span) or axis_span <= 0:
+            raise FiggenError(
+                f"metric {metric!r} scores an error as a share of the axis span, and the item "
+                f"gives no positive span ({axis_span}); rebuild the questions with `figgen qa DIR`"
+            )
+        prediction, truth = _in_spans(prediction, axis_span), _in_spans(truth, axis_span)
     value = spec.measure(prediction, truth)
     details = {name: measure(prediction, truth) for name, measure in spec.details.items()}
     return Score(metric, value, spec.correct(value), details=details)
@@ -124,7 +148,7 @@ def score_answer(item: QAItem, parsed: ParsedAnswer) -> Score:
     """Score a parsed reply to ``item``; a rejected reply is kept apart (and never correct)."""
     if parsed.rejected:
         return Score.rejected_answer(item.metric, parsed.reason)
-    return score_value(item.metric, parsed.value, item.answer)
+    return score_value(item.metric, parsed.value, item.answer, item.axis_span)
 
 
 # ---- the built-in metrics --------------------------------------------------------------------
@@ -195,6 +219,25 @@ def _ssmape(prediction: Any, truth: Any) -> float:
     return sum(values) / len(values)
 
 
+def _real(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _in_spans(value: Any, span: float) -> Any:
+    """A number (or each number of a list) divided by ``span``; anything else as it is."""
+    if isinstance(value, list):
+        return [_in_spans(v, span) for v in value]
+    return value / span if _real(value) else value
+
+
+def _axis_error(prediction: Any, truth: Any) -> float:
+    """The signed error in axis spans (positive: too large), capped at one span either way;
+    a reply that is not one finite number is as wrong as can be (1)."""
+    if not (_real(prediction) and _real(truth)):
+        return 1.0
+    return max(-1.0, min(1.0, float(prediction) - float(truth)))
+
+
 def _cer(*, normalize: bool) -> Callable[[Any, Any], float]:
     def measure(prediction: Any, truth: Any) -> float:
         return cer(_text(truth), _text(prediction), normalize=normalize)
@@ -229,6 +272,20 @@ VALUE_TABLE = MetricTable(
     (
         Column("ssmape_abs", lambda scores: _mean([abs(v) for v in _values(scores)])),
         Column("ssmape_bias", lambda scores: _mean(_values(scores))),
+    ),
+)
+
+AXIS_TABLE = MetricTable(
+    "Length families: error as a share of the axis span",
+    "A length read as the difference of two axis readings (a box's interquartile range, a "
+    "range bar's length) is scored by its error over the axis span (the span of the values "
+    "drawn along the axis), capped at 1: "
+    "`axis_error_abs` is the mean |error| (0 is exact), `axis_error_bias` the signed mean "
+    "(positive: over-estimates). Relative errors would punish short lengths, whose two "
+    "readings carry the same error as long ones.",
+    (
+        Column("axis_error_abs", lambda scores: _mean([abs(v) for v in _values(scores)])),
+        Column("axis_error_bias", lambda scores: _mean(_values(scores))),
     ),
 )
 
@@ -270,5 +327,17 @@ register_metric(
         f"|sSMAPE| <= {SSMAPE_CORRECT}",
         table=VALUE_TABLE,
         plot=ssmape_plot,
+    )
+)
+register_metric(
+    MetricSpec(
+        "axis_2pct",
+        _axis_error,
+        # an answer right on the tolerance counts (the slack absorbs dividing by the span)
+        lambda value: abs(value) <= AXIS_TOLERANCE + 1e-12,
+        f"within {AXIS_TOLERANCE:.0%} of the axis span",
+        table=AXIS_TABLE,
+        plot=axis_error_plot,
+        per_axis_span=True,
     )
 )

@@ -44,9 +44,11 @@ QA_FEATURES = Features(
         "metric": Value("string"),
         "choices": List(Value("string")),
         "evidence": List(Value("int32")),
+        "axis_span": Value("float64"),
     }
 )
-"""Columns of the ``qa`` config; ``answer`` is the item's answer as JSON."""
+"""Columns of the ``qa`` config; ``answer`` is the item's answer as JSON, ``axis_span`` null
+but for items scored against the axis span."""
 
 DESCRIPTION_FEATURES = Features(
     {
@@ -87,6 +89,7 @@ def qa_row(item: QAItem, png_bytes: bytes) -> dict[str, Any]:
         "metric": item.metric,
         "choices": item.choices,
         "evidence": list(item.evidence),
+        "axis_span": item.axis_span,
     }
 
 
@@ -114,4 +117,5 @@ def item_from_qa_row(row: dict[str, Any]) -> QAItem:
         metric=row["metric"],
         choices=row["choices"],
         evidence=list(row["evidence"] or []),
+        axis_span=row.get("axis_span"),
     )

@@ -44,10 +44,10 @@ from figgen.sample.rng import integer, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, within
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.answerable import MAX_MARKER_OVERLAP, marker_overlap
+from figgen.vqa.answerable import MAX_MARKER_OVERLAP, length_readable, marker_overlap
 from figgen.vqa.families import Family, declare
 from figgen.vqa.numbers import round_sig
-from figgen.vqa.readout import AxisReading, axis_reading
+from figgen.vqa.readout import AxisReading, DrawnAxis, axis_reading, drawn_axis
 from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ BOX_QUARTILE = declare(
     'in {loc}, what is the {which} quartile of the group "{group}" (the {edge} edge of its box)?',
 )
 BOX_IQR = declare(
-    "box_iqr", 2, "panel", "number", "ssmape",
+    "box_iqr", 2, "panel", "number", "axis_2pct",
     'in {loc}, what is the interquartile range of the group "{group}" (the length of its box)?',
 )
 LARGEST_SPREAD = declare(
@@ -402,12 +402,15 @@ def _box_px(element: Element, horizontal: bool) -> float:
 
 def _value_questions(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> None:
     """Median, one quartile and the IQR of each group whose box and median line show and whose
-    box is tall enough to tell its edges from the median."""
+    box is tall enough to tell its edges from the median (the IQR: rule readable lengths)."""
     index, span = panel.index, _span(boxes)
     horizontal = boxes.orientation == "horizontal"
     scale = panel.xscale if horizontal else panel.yscale
     box_of = {e.series: e for e in ctx.elements(index, "box")}
     median_of = {e.series: e for e in ctx.elements(index, "median_line")}
+    # a length on a log axis is not a difference of readings: no IQR there
+    axis = _value_axis(ctx, panel, horizontal) if scale == "linear" else None
+    line_px = panel.style_as(BoxStyle).linewidth * ctx.record.image.dpi / 72  # an edge line
     for g, (group, stats) in enumerate(zip(boxes.groups, boxes.stats, strict=True)):
         box, median = box_of.get(g), median_of.get(g)
         if box is None or median is None or not (_shown(box) and _shown(median)):
@@ -439,8 +442,28 @@ def _value_questions(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> 
             which=which,
             edge=edge,
         )
-        if scale == "linear":  # a length on a log axis is not a difference of readings
-            ctx.ask(BOX_IQR, panel, round_sig(stats.iqr), evidence=[box.id], span=span, group=group)
+        if axis is not None and length_readable(axis, stats.iqr, span, line_px):
+            ctx.ask(
+                BOX_IQR,
+                panel,
+                round_sig(stats.iqr),
+                evidence=[box.id],
+                axis_span=span,
+                group=group,
+            )
+
+
+def _value_axis(ctx: FigureContext, panel: PanelRecord, horizontal: bool) -> DrawnAxis | None:
+    """The value axis as drawn, placed by the median lines and caps (each box's centre sits on
+    its value)."""
+    at = 0 if horizontal else 1
+    values, pixels = [], []
+    for kind in ("median_line", "cap"):
+        for e in ctx.elements(panel.index, kind):
+            if e.value is not None:
+                values.append(float(e.value[1]))
+                pixels.append((e.bbox[at] + e.bbox[at + 2]) / 2)
+    return drawn_axis(ctx, panel, "x" if horizontal else "y", values, pixels)
 
 
 def _countable_outliers(ctx: FigureContext, panel: PanelRecord, boxes: BoxData) -> list[int]:

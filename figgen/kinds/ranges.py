@@ -42,10 +42,10 @@ from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.sections import IntRange, Probability, Range, Section, within
 from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.answerable import legend_boxes, mark_hidden
+from figgen.vqa.answerable import legend_boxes, length_readable, mark_hidden
 from figgen.vqa.families import Family, declare
 from figgen.vqa.numbers import round_sig
-from figgen.vqa.readout import axis_reading
+from figgen.vqa.readout import DrawnAxis, axis_reading, drawn_axis
 from figgen.vqa.wording import count
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ RANGE_BAR = declare(
     'in {loc}, what are the low and high ends of the range bar{whose} for "{category}"?',
 )
 RANGE_LENGTH = declare(
-    "range_bar_length", 2, "panel", "number", "ssmape",
+    "range_bar_length", 2, "panel", "number", "axis_2pct",
     'in {loc}, how long is the range bar{whose} for "{category}" (high end minus low end)?',
 )
 WIDEST_AT = declare(
@@ -338,16 +338,36 @@ def _whose(ranges: RangeData, s: int) -> str:
 def _bar_questions(
     ctx: FigureContext, panel: PanelRecord, ranges: RangeData, marks: list[Element]
 ) -> None:
-    """The ends and the length of one bar per series (a different category for each)."""
-    n, span = len(ranges.categories), _span(ranges)
+    """The ends and the length of one bar per series (a different category for each); the
+    length where it reads by eye (rule: readable lengths)."""
+    n, span, axis = len(ranges.categories), _span(ranges), _value_axis(ctx, panel, marks)
     for s, series in enumerate(ranges.series):
         item = (s + n // 2) % n
         ids = [e.id for e in marks if e.series == s and e.item == item]
         whose, category = _whose(ranges, s), ranges.categories[item]
         ends = [round_sig(series.low[item]), round_sig(series.high[item])]
-        length = round_sig(series.high[item] - series.low[item])
-        for family, answer in ((RANGE_BAR, ends), (RANGE_LENGTH, length)):
-            ctx.ask(family, panel, answer, evidence=ids, span=span, whose=whose, category=category)
+        ctx.ask(RANGE_BAR, panel, ends, evidence=ids, span=span, whose=whose, category=category)
+        length = series.high[item] - series.low[item]
+        if axis is not None and length_readable(axis, length, span):
+            ctx.ask(
+                RANGE_LENGTH,
+                panel,
+                round_sig(length),
+                evidence=ids,
+                axis_span=span,
+                whose=whose,
+                category=category,
+            )
+
+
+def _value_axis(ctx: FigureContext, panel: PanelRecord, marks: list[Element]) -> DrawnAxis | None:
+    """The y axis as drawn, placed by the range bars' ends (the low end at the bottom)."""
+    values, pixels = [], []
+    for e in marks:
+        if e.value is not None:
+            values += [float(e.value[1]), float(e.value[2])]
+            pixels += [e.bbox[3], e.bbox[1]]
+    return drawn_axis(ctx, panel, "y", values, pixels)
 
 
 def _widest_at(ctx: FigureContext, panel: PanelRecord, ranges: RangeData) -> None:

@@ -40,6 +40,11 @@ Overlapping markers (:func:`markers_apart`): ``n_points`` only when no marker's 
     by another beyond :data:`MAX_MARKER_OVERLAP`.
 Tiny trends (:func:`trend_visible`): ``trend`` and ``same_trend`` only when the fitted rise or
     fall is at least :data:`MIN_TREND_PX` pixels and :data:`MIN_TREND_SHARE` of the plot height.
+Readable lengths (:func:`length_readable`): a length read as the difference of two readings
+    (a box's IQR, a range bar's length, scored against the axis span) only on an axis drawn
+    :data:`MIN_LENGTH_AXIS_PX` long or more, with its two ends :data:`MIN_LENGTH_GAP_PX` apart
+    between their lines and the length at least :data:`MIN_LENGTH_SHARE` of the span of the
+    values drawn along the axis (the span it is scored against).
 One-tick log axes (:meth:`figgen.vqa.context.FigureContext.log_axes_labelled`): a
     relative-metric question on a log axis only when each log axis of the panel shows
     :data:`figgen.vqa.context.MIN_LOG_TICKS` labelled ticks or more;
@@ -60,6 +65,7 @@ from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.vqa.context import FigureContext
 from figgen.vqa.drawn import cloud, has_points, line_look, lines
 from figgen.vqa.measures import display
+from figgen.vqa.readout import DrawnAxis
 from figgen.vqa.series import series_names
 
 MIN_VISIBLE_FRACTION = 0.75
@@ -412,3 +418,26 @@ def trend_visible(
     plot = ctx.elements(panel.index, "panel")
     height = plot[0].bbox[3] - plot[0].bbox[1] if plot else 0.0
     return trend_pixels(ctx, panel, x, y) >= max(MIN_TREND_PX, MIN_TREND_SHARE * height)
+
+
+MIN_LENGTH_AXIS_PX = 100.0
+"""A length is read only on an axis drawn at least this long (pixels): a pixel is then at most
+1% of the axis, so two ends each read within half a pixel stay within ``axis_2pct``'s 2% (of
+the span of the values drawn, which the axis shows with margins: about 1/1.1 of it)."""
+MIN_LENGTH_GAP_PX = 3.0
+"""A length's two ends are told apart when this many pixels lie between their lines."""
+MIN_LENGTH_SHARE = 0.04
+"""A length is read only when it is at least this share of the span it is scored against:
+twice the 2% tolerance of ``axis_2pct``, so that "no length" (0) never scores as correct."""
+
+
+def length_readable(axis: DrawnAxis, length: float, span: float, line_px: float = 0.0) -> bool:
+    """Whether a length drawn along ``axis`` between two ends (lines ``line_px`` wide, 0 for
+    the ends of a filled bar) reads by eye (rule: readable lengths); ``span`` is the span of
+    the values drawn along the axis, the one the answer is scored against."""
+    gap = length * axis.pixels / axis.span - line_px
+    return (
+        axis.pixels >= MIN_LENGTH_AXIS_PX
+        and gap >= MIN_LENGTH_GAP_PX
+        and length >= MIN_LENGTH_SHARE * span
+    )

@@ -23,6 +23,9 @@ NEAR_ZERO_SHARE = 0.2
 stays within the 0.05 |sSMAPE| that scores as correct."""
 RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
 """Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
+AXIS_SPAN_METRICS = frozenset({"axis_2pct"})
+"""Metrics whose tolerance is a share of the span of the values drawn along the answer's axis:
+each item carries that span."""
 MIN_LOG_TICKS = 2
 """A value on a log axis is read between labelled ticks: with one label the decades cannot be
 placed (10^3 alone does not say where 10^4 is)."""
@@ -106,6 +109,7 @@ class FigureContext:
         answer_key: str | None = None,
         span: float | None = None,
         scale: str = "linear",
+        axis_span: float | None = None,
         **words: str,
     ) -> None:
         """Append one item of a declared family; its qid counts items of that family and panel.
@@ -115,8 +119,10 @@ class FigureContext:
         non-finite number (NaN or infinity) is not askable and is dropped. A family scored
         relative to its truth (sSMAPE, relaxed 5%) must give the ``span`` of the values drawn
         along the answer's axis (and that axis' ``scale``): a truth near zero on it is dropped
-        (:func:`away_from_zero`). A family balanced at the source keeps an item of a
-        dominant answer only with its class's probability (:func:`keep_item`).
+        (:func:`away_from_zero`). A family scored against the axis span (``axis_2pct``) must
+        give that ``axis_span``, positive, and its item carries it. A family balanced at the
+        source keeps an item of a dominant answer only with its class's probability
+        (:func:`keep_item`).
         """
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
@@ -130,6 +136,10 @@ class FigureContext:
             if scale == "log" and panel is not None and not self.log_axes_labelled(panel):
                 log.debug("%s: dropped %s item on a one-tick log axis", self.figure_id, family.name)
                 return
+        if family.metric in AXIS_SPAN_METRICS and not (
+            axis_span is not None and math.isfinite(axis_span) and axis_span > 0
+        ):
+            raise ValueError(f"{family.name} is scored against the axis span: give it (> 0)")
         key = answer_key or family.answer_key
         if family.scope == "figure":
             where = "fig"
@@ -163,6 +173,7 @@ class FigureContext:
                 metric=family.metric,
                 choices=list(choices) if choices else None,
                 evidence=sorted(evidence or []),
+                axis_span=axis_span,
             )
         )
 

@@ -7,6 +7,7 @@ by ``answer_type`` and scores it by ``metric``. Both sides import the names from
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,9 +56,16 @@ class QAItem:
     metric: Metric
     choices: list[str] | None = None
     evidence: list[int] = field(default_factory=list)
+    axis_span: float | None = None
+    """The span of the values drawn along the axis the answer is read on (data units: the axis
+    shows it plus its margins), for a metric that scores an error as a share of it
+    (``axis_2pct``); None, and left out of ``qa.jsonl``, for every other item."""
 
     def to_dict(self) -> dict[str, Any]:
-        return as_plain_dict(self)
+        values = as_plain_dict(self)
+        if self.axis_span is None:
+            del values["axis_span"]
+        return values
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> QAItem:
@@ -93,6 +101,8 @@ class QAItem:
             return "choices must be a list of strings or null"
         if not (isinstance(self.evidence, list) and all(_is_int(e) for e in self.evidence)):
             return "evidence must be a list of element ids"
+        if self.axis_span is not None and not _positive(self.axis_span):
+            return "axis_span must be a positive number or absent"
         return None
 
 
@@ -114,6 +124,11 @@ def read_items(path: Path) -> Iterator[QAItem]:
 
 def _short(exc: Exception) -> str:
     return " ".join(str(exc).split())[:120]
+
+
+def _positive(value: Any) -> bool:
+    real = isinstance(value, int | float) and not isinstance(value, bool)
+    return real and math.isfinite(value) and value > 0
 
 
 def _is_int(value: Any) -> bool:

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from figgen.records import PanelRecord
 from figgen.vqa.measures import tick_values
 from figgen.vqa.spoken import spoken
@@ -129,3 +131,30 @@ def _tick_step(ctx: FigureContext | None, panel: PanelRecord, axis: str) -> floa
         return None
     steps = [abs(b - a) for a, b in zip(ticks, ticks[1:], strict=False) if b != a]
     return min(steps) if steps else None
+
+
+@dataclass(frozen=True)
+class DrawnAxis:
+    """A linear axis as drawn: the data span its plot box covers and its length in pixels."""
+
+    span: float
+    pixels: float
+
+
+def drawn_axis(
+    ctx: FigureContext,
+    panel: PanelRecord,
+    axis: str,
+    values: Sequence[float],
+    pixels: Sequence[float],
+) -> DrawnAxis | None:
+    """The linear ``axis`` ("x", "y") of ``panel`` as drawn, placed by marks drawn at
+    ``pixels`` for ``values`` (a least-squares fit of pixels per unit); None without a plot
+    box or two distinct values."""
+    plot = ctx.elements(panel.index, "panel")
+    if not plot or len(set(values)) < 2:
+        return None
+    per_unit = abs(float(np.polyfit(values, pixels, 1)[0]))
+    x0, y0, x1, y1 = plot[0].bbox
+    length = (x1 - x0) if axis == "x" else (y1 - y0)
+    return DrawnAxis(length / per_unit, length) if per_unit > 0 and length > 0 else None

@@ -306,6 +306,30 @@ def make_dataset(root: Path) -> Path:
     return root
 
 
+def score_panel_counts(tmp_path: Path, data: Path, estimates: dict[str, Any]) -> Path:
+    """``figgen eval score`` of one mock model's ``n_panels`` replies ``{qid: value}`` to the
+    dataset ``data``; the report folder."""
+    from typer.testing import CliRunner
+
+    from figgen.cli import app
+
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(
+        "".join(
+            json.dumps({"qid": q, "model": "mock:m", "raw": json.dumps({"n_panels": v})}) + "\n"
+            for q, v in estimates.items()
+        )
+    )
+    out = tmp_path / "report"
+    result = CliRunner().invoke(
+        app,
+        ["eval", "score", "--data", str(data), "--answers", str(answers), "--out", str(out)],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    return out
+
+
 def assert_perfect_family(entry: dict[str, Any], family: str) -> None:
     """A family entry of metrics.json that an oracle run must produce: nothing wrong."""
     assert entry["accuracy"] == entry["accuracy_answered"] == 1.0, family

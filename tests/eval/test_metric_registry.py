@@ -7,9 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from figgen.cli import app
 from figgen.errors import FiggenError
 from figgen.eval.dataset import load_dataset
 from figgen.eval.plots import Plot, plot_figure, save_plot
@@ -26,7 +24,7 @@ from figgen.kinds import KINDS
 from figgen.vqa.context import RELATIVE_METRICS
 from figgen.vqa.families import FAMILIES
 
-from .fixtures import items
+from .fixtures import items, score_panel_counts
 
 OFF_BY_ONE = "test_off_by_one"
 
@@ -83,21 +81,7 @@ def test_a_registered_metric_flows_through_aggregation_and_the_report(tmp_path: 
             item.metric = OFF_BY_ONE
         lines.append(json.dumps(item.to_dict()))
     (data / "qa.jsonl").write_text("\n".join(lines) + "\n")
-    estimates = {"q000": 1, "q001": 3, "q002": 7}  # off by 0, 1 and 3
-    answers = tmp_path / "answers.jsonl"
-    answers.write_text(
-        "".join(
-            json.dumps({"qid": q, "model": "mock:m", "raw": json.dumps({"n_panels": v})}) + "\n"
-            for q, v in estimates.items()
-        )
-    )
-    out = tmp_path / "report"
-    result = CliRunner().invoke(
-        app,
-        ["eval", "score", "--data", str(data), "--answers", str(answers), "--out", str(out)],
-        catch_exceptions=False,
-    )
-    assert result.exit_code == 0, result.output
+    out = score_panel_counts(tmp_path, data, {"q000": 1, "q001": 3, "q002": 7})  # off by 0, 1, 3
 
     family = json.loads((out / "metrics.json").read_text())["models"]["mock:m"]["by_family"]
     entry = family["panel_count"]

@@ -10,8 +10,10 @@ import pytest
 from matplotlib import cbook
 from matplotlib.colors import to_rgb
 
+from benchmarks.audit_answerable import axis_map
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
+from figgen.eval.scoring import score_value
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.box_data import BoxData, BoxStyle, box_stats, box_table
 from figgen.record import Element, spec_from_record
@@ -178,6 +180,77 @@ def test_value_answers_are_the_percentiles_of_the_sample(figures: list[Generated
         assert item.answer == pytest.approx(q3 - q1, rel=1e-5)
         asked += 1
     assert asked > 50
+
+
+def _value_axis(figure: GeneratedFigure, panel: PanelRecord) -> tuple[float, float, int, bool]:
+    """(data span, pixels, pixel coordinate, horizontal) of the value axis as drawn, mapped by
+    its tick labels."""
+    horizontal = panel.data_as(BoxData).orientation == "horizontal"
+    at = 0 if horizontal else 1
+    (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
+    ticks = axis_map(figure.record, figure.record["panels"][panel.index], "xy"[at])
+    assert ticks is not None
+    ends = ticks.value([plot.bbox[at], plot.bbox[at + 2]])
+    return abs(float(ends[1] - ends[0])), plot.bbox[at + 2] - plot.bbox[at], at, horizontal
+
+
+def _drawn_values(panel: PanelRecord) -> float:
+    """The span of every whisker end and outlier of the panel, by matplotlib's statistics."""
+    values = []
+    for sample in panel.data_as(BoxData).samples:
+        (stats,) = cbook.boxplot_stats(np.asarray(sample, dtype=float))
+        values += [stats["whislo"], stats["whishi"], *stats["fliers"]]
+    return float(np.ptp(values))
+
+
+def test_iqr_answers_read_back_from_the_box_as_drawn(figures: list[GeneratedFigure]) -> None:
+    """The box's length in pixels, through the tick labels' axis, scores as correct."""
+    by_id = {f.record["id"]: f for f in figures}
+    asked = 0
+    for panel, item in items_of(figures, "box_iqr"):
+        figure = by_id[item.figure_id]
+        _, _, at, _ = _value_axis(figure, panel)
+        assert item.metric == "axis_2pct" and item.axis_span == pytest.approx(_drawn_values(panel))
+        (box,) = [e for e in elements_of(figure, panel) if e.id in item.evidence]
+        # the record's box: the quartiles padded by half an edge line, rounded out to whole
+        # pixels (half a pixel each side on average)
+        pad = max(panel.style_as(BoxStyle).linewidth * figure.record["image"]["dpi"] / 72 / 2, 0.5)
+        drawn = box.bbox[at + 2] - box.bbox[at] - 2 * pad - 1.0
+        ticks = axis_map(figure.record, figure.record["panels"][panel.index], "xy"[at])
+        assert ticks is not None
+        reading = drawn / abs(ticks.slope)
+        assert score_value(item.metric, reading, item.answer, item.axis_span).correct, (
+            item.qid,
+            item.answer,
+            reading,
+        )
+        asked += 1
+    assert asked > 20
+
+
+def test_iqr_is_asked_only_where_the_box_length_reads(figures: list[GeneratedFigure]) -> None:
+    """Rule readable lengths, recomputed from the tick labels: an axis of 100 px or more, 3 px
+    between the edge lines, and an IQR of 4% or more of the span of the values drawn."""
+    asked = {(p.index, i.question) for p, i in items_of(figures, "box_iqr")}
+    medians = {(p.index, i.question.split('"')[1]) for p, i in items_of(figures, "box_median")}
+    readable = unreadable = 0
+    for figure, panel in panels_of(figures):
+        span, pixels, _, _ = _value_axis(figure, panel)
+        line = panel.style_as(BoxStyle).linewidth * figure.record["image"]["dpi"] / 72
+        boxes = panel.data_as(BoxData)
+        for group, stats in zip(boxes.groups, boxes.stats, strict=True):
+            if (panel.index, group) not in medians:
+                continue  # not shown, or too short for any value question
+            gap = stats.iqr * pixels / span - line
+            share = stats.iqr / (0.04 * _drawn_values(panel))
+            margins = (pixels / 100 - 1, gap / 3 - 1, share - 1)
+            if min(abs(m) for m in margins) < 0.03:
+                continue  # too close to a threshold for the tick-label axis to decide
+            named = any(p == panel.index and f'"{group}"' in q for p, q in asked)
+            assert named == all(m > 0 for m in margins), (panel.index, group, margins)
+            readable += named
+            unreadable += not named
+    assert readable > 20 and unreadable > 5, (readable, unreadable)
 
 
 def test_outlier_counts_are_matplotlibs(figures: list[GeneratedFigure]) -> None:

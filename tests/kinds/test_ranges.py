@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
 
+from benchmarks.audit_answerable import axis_map
 from figgen.compose import sample_figure
 from figgen.config import FigureConfig, config_from_dict
+from figgen.eval.scoring import score_value
 from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.ranges_data import RangeData, RangeSeries, range_stats, range_table
 from figgen.records import PanelRecord, Record
@@ -130,9 +132,32 @@ def test_bar_ends_and_lengths(figures: list[GeneratedFigure]) -> None:
             series = _series(panel, item)
             low, high = series.low[i], series.high[i]
             expected = [low, high] if family == "range_bar_ends" else high - low
-            assert item.answer == pytest.approx(expected, rel=1e-5) and item.metric == "ssmape"
+            metric = "ssmape" if family == "range_bar_ends" else "axis_2pct"
+            assert item.answer == pytest.approx(expected, rel=1e-5) and item.metric == metric
             asked += 1
     assert asked > 10
+
+
+def test_bar_lengths_are_scored_against_the_drawn_axis(figures: list[GeneratedFigure]) -> None:
+    """A length carries the span of every bar's ends, is asked only where it is 4% of it or
+    more on a y axis of 100 px or more (mapped by the tick labels; rule: readable lengths), and
+    its bar, read off that axis, scores as correct."""
+    by_id = {f.record["id"]: f for f in figures}
+    asked = 0
+    for panel, item in items_of(figures, "range_bar_length"):
+        figure = by_id[item.figure_id]
+        (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
+        ticks = axis_map(figure.record, figure.record["panels"][panel.index], "y")
+        assert ticks is not None
+        data = panel.data_as(RangeData)
+        span = max(max(s.high) for s in data.series) - min(min(s.low) for s in data.series)
+        assert item.axis_span == pytest.approx(span)
+        assert item.answer >= 0.04 * span and plot.bbox[3] - plot.bbox[1] >= 100
+        (bar,) = [e for e in elements_of(figure, panel) if e.id in item.evidence]
+        reading = (bar.bbox[3] - bar.bbox[1] - 1.0) / abs(ticks.slope)  # rounded out: -1 px
+        assert score_value(item.metric, reading, item.answer, item.axis_span).correct
+        asked += 1
+    assert asked > 5
 
 
 def test_widest_point_of_a_band(figures: list[GeneratedFigure]) -> None:

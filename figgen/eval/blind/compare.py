@@ -51,7 +51,7 @@ def correct(item: QAItem, value: Any) -> bool:
     if value is None:
         return False
     try:
-        return bool(score_value(item.metric, value, item.answer).correct)
+        return bool(score_value(item.metric, value, item.answer, item.axis_span).correct)
     except (TypeError, ValueError):
         return False
 
