@@ -9,8 +9,9 @@ and its lift over chance. Then the families where a blind baseline beats chance 
 10 points, the ones docs/vqa.md names as fixed by the paper's distribution apart, and last
 the accuracy of the choice prior on ``colormap`` (1/choices when the distractors do not leak).
 
-``--qa FILE`` audits the questions of that ``qa.jsonl`` (or of a build folder's) instead (e.g. made by another figgen
-version from the same records); ``--out`` keeps the build somewhere else than the temp folder.
+``--qa FILE`` audits the questions of that ``qa.jsonl`` (or of a build folder's) instead (e.g.
+made by another figgen version from the same records); ``--out`` keeps the build somewhere else
+than the temp folder.
 """
 
 from __future__ import annotations
