@@ -11,7 +11,7 @@ from typing import Any
 from figgen.record import Element
 from figgen.records import PanelRecord, Record
 from figgen.vqa.answer_format import answer_instruction
-from figgen.vqa.balance import keep_item, stratum
+from figgen.vqa.balance import KeepTable, keep_item, stratum
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
@@ -36,6 +36,9 @@ class FigureContext:
     kinds: tuple[str, ...] = ()
     """The plot kinds the build could draw: what plot-type questions offer as choices
     (:func:`figgen.vqa.offered.figure_context` fills them from the kind registry)."""
+    keep: KeepTable | None = None
+    """The build config's balance table (:class:`figgen.vqa.balance.BalanceConfig`); None:
+    the default's."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     _elements: dict[tuple[int | None, str], list[Element]] = field(
@@ -106,6 +109,7 @@ class FigureContext:
         answer_key: str | None = None,
         span: float | None = None,
         scale: str = "linear",
+        balance_as: str | None = None,
         **words: str,
     ) -> None:
         """Append one item of a declared family; its qid counts items of that family and panel.
@@ -116,7 +120,9 @@ class FigureContext:
         relative to its truth (sSMAPE, relaxed 5%) must give the ``span`` of the values drawn
         along the answer's axis (and that axis' ``scale``): a truth near zero on it is dropped
         (:func:`away_from_zero`). A family balanced at the source keeps an item of a
-        dominant answer only with its class's probability (:func:`keep_item`).
+        dominant answer only with its class's probability (:func:`keep_item`), looked up
+        under the panel's kind, or ``balance_as`` where the words name another (a count of
+        one kind's panels).
         """
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
@@ -138,8 +144,9 @@ class FigureContext:
         else:
             where = str(panel.index if panel else "fig")
         n = self._counts[(family.name, where)]
-        kind = stratum(panel.kind if panel is not None else None, words)
-        if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
+        kind = balance_as or stratum(panel.kind if panel is not None else None, words)
+        slot = f"{where}-{key}-{n}"
+        if not keep_item(self.record, family.name, answer, slot, kind, self.keep):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return
         self._counts[(family.name, where)] += 1
