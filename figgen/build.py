@@ -29,7 +29,7 @@ from figgen.records import Record, read_record
 from figgen.render.png import PngSettings, check_encoder
 from figgen.scale import BuildStore, Executor, Task, make_executor, shards
 from figgen.vqa.files import PARTS_DIR, figure_part
-from figgen.vqa.offered import offered_kinds
+from figgen.vqa.offered import balance_table, offered_kinds
 
 log = logging.getLogger(__name__)
 
@@ -315,7 +315,10 @@ def write_figure(
     name = figure_id(index)
     store.write_bytes(f"{FIGURES}/{name}.png", figure.png)
     if questions:
-        part = figure_part(figure.record_json, offered_kinds(config.to_dict()["kinds"]))
+        values = config.to_dict()
+        part = figure_part(
+            figure.record_json, offered_kinds(values["kinds"]), balance_table(values)
+        )
         store.write_text(f"{PARTS_DIR}/{name}.jsonl", part)
     store.write_text(f"{FIGURES}/{name}.json", figure.record_json)
     return index

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import Field
 
 from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
+from figgen.vqa.balance import BalanceConfig
 
 S = TypeVar("S", bound=Section)
 PngEncoderName = Literal["pillow", "zlib", "fpng"]
@@ -139,6 +140,8 @@ class DistributionConfig(Section):
 class SharedConfig(Section):
     """All sampling ranges. Defaults reproduce the anchor paper's generator.
 
+    ``balance`` holds which items of dominant answers the build's questions keep (measured on
+    the figures these settings draw: a preset with another kind mix carries its own table).
     Besides these sections, each plot kind's own section sits under the kind's name (``line``,
     ``histogram``, ...), and ``kinds`` is checked against the registered kinds:
     :class:`figgen.config.FigureConfig` adds both from the kind registry.
@@ -151,6 +154,7 @@ class SharedConfig(Section):
     fonts: FontConfig = Field(default_factory=FontConfig)
     style: StyleConfig = Field(default_factory=StyleConfig)
     distributions: DistributionConfig = Field(default_factory=DistributionConfig)
+    balance: BalanceConfig = Field(default_factory=BalanceConfig)
     repair_attempts: int = Field(6, ge=0, le=50)
     resample_attempts: int = Field(5, ge=0, le=50)
 
@@ -162,4 +166,7 @@ class SharedConfig(Section):
         return value
 
     def to_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        """The config as JSON values; a default ``balance`` is left out, so a default build's
+        manifest (and config hash) is the one it was before the section existed."""
+        default_balance = self.balance == BalanceConfig()
+        return self.model_dump(mode="json", exclude={"balance"} if default_balance else None)

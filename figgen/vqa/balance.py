@@ -9,12 +9,21 @@ index, family, slot), so a build stays reproducible and a figure's items do not 
 rest of the build. The probabilities bring each family's answer shares within the bounds of
 :data:`SHARE_BOUNDS` (measured on ``figgen build --n 200 --seed 0``; tested on a build).
 Figures and their distributions are unchanged: only which questions are asked changes.
+
+The tables are measured on one distribution, so a config that draws other figures (another
+kind mix, other parameters) carries its own in its ``[balance]`` section
+(:class:`BalanceConfig`; the ``longchart`` preset does); its default is the tables below.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any, Protocol
+
+from pydantic import Field
+
+from figgen.sections import Probability, Section
 
 # fmt: off
 KEEP: dict[str, dict[str, float]] = {
@@ -92,11 +101,39 @@ def stratum(kind: str | None, words: dict[str, str]) -> str | None:
     return kind
 
 
-def keep_item(record: Figure, family: str, answer: Any, slot: str, kind: str | None = None) -> bool:
+KeepTable = Mapping[str, Mapping[str, float]]
+"""Per family (or ``family/kind``), per answer class, the probability an item is kept."""
+
+
+def _default_keep() -> dict[str, dict[str, float]]:
+    return {name: dict(classes) for name, classes in KEEP.items()}
+
+
+class BalanceConfig(Section):
+    """The ``[balance]`` section: which items of dominant answers a build keeps.
+
+    ``keep`` replaces :data:`KEEP` as a whole (keys ``family`` or ``family/kind``, then answer
+    class: probability); ``share_bounds`` states the largest answer share each balanced family
+    keeps on this config's figures (what the tests check a build against).
+    """
+
+    keep: dict[str, dict[str, Probability]] = Field(default_factory=_default_keep)
+    share_bounds: dict[str, Probability] = Field(default_factory=lambda: dict(SHARE_BOUNDS))
+
+
+def keep_item(
+    record: Figure,
+    family: str,
+    answer: Any,
+    slot: str,
+    kind: str | None = None,
+    keep: KeepTable | None = None,
+) -> bool:
     """Whether the item of ``family`` with ``answer`` at ``slot`` (panel, key) is asked, for
-    a panel of ``kind`` (a :func:`stratum`)."""
+    a panel of ``kind`` (a :func:`stratum`), under the ``keep`` table (default :data:`KEEP`)."""
+    keep = KEEP if keep is None else keep
     base = kind.split("-")[0] if kind else None
-    table = KEEP.get(f"{family}/{kind}") or KEEP.get(f"{family}/{base}") or KEEP.get(family)
+    table = keep.get(f"{family}/{kind}") or keep.get(f"{family}/{base}") or keep.get(family)
     if not table:
         return True
     probability = table.get(answer_class(family, answer), 1.0)

@@ -11,7 +11,7 @@ from typing import Any
 from figgen.record import Element
 from figgen.records import PanelRecord, Record
 from figgen.vqa.answer_format import answer_instruction
-from figgen.vqa.balance import keep_item, stratum
+from figgen.vqa.balance import KeepTable, keep_item, stratum
 from figgen.vqa.families import Family
 from figgen.vqa.item import QAItem
 from figgen.vqa.location import panel_location
@@ -39,6 +39,9 @@ class FigureContext:
     kinds: tuple[str, ...] = ()
     """The plot kinds the build could draw: what plot-type questions offer as choices
     (:func:`figgen.vqa.offered.figure_context` fills them from the kind registry)."""
+    keep: KeepTable | None = None
+    """The build config's balance table (:class:`figgen.vqa.balance.BalanceConfig`); None:
+    the default's."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     _elements: dict[tuple[int | None, str], list[Element]] = field(
@@ -110,6 +113,7 @@ class FigureContext:
         span: float | None = None,
         scale: str = "linear",
         axis_span: float | None = None,
+        balance_as: str | None = None,
         **words: str,
     ) -> None:
         """Append one item of a declared family; its qid counts items of that family and panel.
@@ -122,7 +126,8 @@ class FigureContext:
         (:func:`away_from_zero`). A family scored against the axis span (``axis_2pct``) must
         give that ``axis_span``, positive, and its item carries it. A family balanced at the
         source keeps an item of a dominant answer only with its class's probability
-        (:func:`keep_item`).
+        (:func:`keep_item`), looked up under the panel's kind, or ``balance_as`` where the words
+        name another (a count of one kind's panels).
         """
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
@@ -148,8 +153,9 @@ class FigureContext:
         else:
             where = str(panel.index if panel else "fig")
         n = self._counts[(family.name, where)]
-        kind = stratum(panel.kind if panel is not None else None, words)
-        if not keep_item(self.record, family.name, answer, f"{where}-{key}-{n}", kind):
+        kind = balance_as or stratum(panel.kind if panel is not None else None, words)
+        slot = f"{where}-{key}-{n}"
+        if not keep_item(self.record, family.name, answer, slot, kind, self.keep):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return
         self._counts[(family.name, where)] += 1

@@ -38,6 +38,7 @@ def cross_questions(ctx: FigureContext) -> None:
             len(matching),
             answer_key=f"n_{name}_panels",
             evidence=evidence,
+            balance_as=name,
             nouns=f"{noun(name)}s",
         )
     for name, kind in KINDS.items():

@@ -17,10 +17,11 @@ from figgen.errors import FiggenError
 from figgen.lock import folder_lock
 from figgen.records import Record, read_record
 from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
+from figgen.vqa.balance import KeepTable
 from figgen.vqa.builder import questions_for_record
 from figgen.vqa.describe import describe_record
 from figgen.vqa.item import QAItem
-from figgen.vqa.offered import offered_kinds
+from figgen.vqa.offered import balance_table, offered_kinds
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +85,18 @@ def record_paths(directory: Path) -> list[Path]:
 
 def _build_kinds(directory: Path) -> tuple[str, ...] | None:
     """The kinds the build's config could draw (from its manifest), or None for the default."""
+    weights = _build_config(directory).get("kinds")
+    return offered_kinds(weights) if isinstance(weights, dict) else None
+
+
+def _build_config(directory: Path) -> dict[str, Any]:
+    """The config the build's manifest records, or {} (the defaults) if it records none."""
     try:
         manifest = json.loads((directory / MANIFEST_FILE).read_text(encoding="utf-8"))
-        weights = manifest["config"]["kinds"]
+        config = manifest["config"]
     except (OSError, json.JSONDecodeError, KeyError, TypeError):
-        return None
-    return offered_kinds(weights) if isinstance(weights, dict) else None
+        return {}
+    return config if isinstance(config, dict) else {}
 
 
 def update_manifest(directory: Path, counts: dict[str, Any]) -> None:
@@ -128,14 +135,15 @@ def _write_qa(root: Path, paths: list[Path]) -> dict[str, Any]:
         atomic_text(root / DESCRIPTIONS_FILE) as descriptions_out,
     ):
         kinds = _build_kinds(root)
+        keep = balance_table(_build_config(root))
         for path in paths:
             try:
                 data = path.read_bytes()
             except OSError as exc:
                 raise FiggenError(f"cannot read record {path}: {exc.strerror or exc}") from None
-            texts = _read_part(parts / f"{path.stem}.jsonl", data, kinds)
+            texts = _read_part(parts / f"{path.stem}.jsonl", data, kinds, keep)
             if texts is None:
-                texts = FigureTexts.of(read_record(data, str(path)), kinds)
+                texts = FigureTexts.of(read_record(data, str(path)), kinds, keep)
             else:
                 reused += 1
             for key in texts.keys:
@@ -167,8 +175,10 @@ class FigureTexts:
     keys: list[tuple[int, str, str]]
 
     @classmethod
-    def of(cls, record: Record, kinds: tuple[str, ...] | None) -> FigureTexts:
-        items = questions_for_record(record, kinds=kinds)
+    def of(
+        cls, record: Record, kinds: tuple[str, ...] | None, keep: KeepTable | None = None
+    ) -> FigureTexts:
+        items = questions_for_record(record, kinds=kinds, keep=keep)
         return cls(
             qa=[json.dumps(item.to_dict(), ensure_ascii=False) for item in items],
             descriptions=[json.dumps(row, ensure_ascii=False) for row in describe_record(record)],
@@ -176,19 +186,22 @@ class FigureTexts:
         )
 
 
-def figure_part(record_json: str, kinds: tuple[str, ...] | None) -> str:
+def figure_part(
+    record_json: str, kinds: tuple[str, ...] | None, keep: KeepTable | None = None
+) -> str:
     """The text of ``.qa-parts/<id>.jsonl`` for a record about to be written as
-    ``record_json``: a header naming the record (digest), the figgen version and the plot-type
-    choices, then the figure's question lines and description lines.
+    ``record_json``: a header naming the record (digest), the figgen version, the plot-type
+    choices and the balance table, then the figure's question lines and description lines.
 
     The questions come from the record as read back from ``record_json``, so they are the ones
     :func:`write_qa` would make from the file.
     """
-    texts = FigureTexts.of(read_record(record_json, "the new record"), kinds)
+    texts = FigureTexts.of(read_record(record_json, "the new record"), kinds, keep)
     header = {
         "record_sha256": hashlib.sha256(record_json.encode("utf-8")).hexdigest(),
         "figgen_version": __version__,
         "kinds": list(kinds) if kinds is not None else None,
+        "keep": keep,
         "keys": texts.keys,
         "n_qa": len(texts.qa),
     }
@@ -196,9 +209,12 @@ def figure_part(record_json: str, kinds: tuple[str, ...] | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _read_part(path: Path, record: bytes, kinds: tuple[str, ...] | None) -> FigureTexts | None:
+def _read_part(
+    path: Path, record: bytes, kinds: tuple[str, ...] | None, keep: KeepTable | None
+) -> FigureTexts | None:
     """The lines of the part at ``path`` if it was made from these record bytes by this
-    figgen with these plot-type choices; None if it is missing, foreign or damaged."""
+    figgen with these plot-type choices and balance table; None if it is missing, foreign or
+    damaged."""
     try:
         # not splitlines(): JSON leaves U+2028 and U+0085 unescaped inside its strings
         lines = path.read_text(encoding="utf-8").split("\n")[:-1]
@@ -207,6 +223,7 @@ def _read_part(path: Path, record: bytes, kinds: tuple[str, ...] | None) -> Figu
             header["record_sha256"] != hashlib.sha256(record).hexdigest()
             or header["figgen_version"] != __version__
             or header["kinds"] != (list(kinds) if kinds is not None else None)
+            or header.get("keep") != keep
         ):
             return None
         n_qa = header["n_qa"]
