@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
-from matplotlib.transforms import Bbox
 
 from figgen.chart_inputs import (
     Chart,
@@ -29,6 +28,7 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.table_fit import FittedTable, table_width_pt
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
@@ -44,6 +44,12 @@ if TYPE_CHECKING:
 
 DERIVED_DECIMALS = 2
 """Printed decimals of a LongChart table of single numbers and labels."""
+MULTICHART_WIDTH_IN = 6.0
+"""A multi-chart set's table image is this wide, or wider where its texts need it."""
+MULTICHART_FONT, MULTICHART_TICK_PT = "DejaVu Sans", 9.0
+"""The font and tick size ``figgen.multichart.render`` draws its images in."""
+MULTICHART_TABLE_SHARE = 0.9
+"""Share of the image's width the table's axes get (the layout keeps a margin)."""
 
 
 def cell_text(value: Any, decimals: int) -> str:
@@ -118,19 +124,20 @@ class TableKind(KindHooks):
             [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d.decimals, strict=True))]
             for row, cells in zip(d.rows, d.cells, strict=True)
         ]
-        table = ax.table(
-            cellText=body, colLabels=header, loc="center", bbox=Bbox.from_bounds(0, 0, 1, 1)
-        )
-        table.auto_set_font_size(False)
-        table.set_fontsize(style.sizes.tick)
-        for (row, _col), cell in table.get_celld().items():
-            cell.set_edgecolor("0.6")
-            if row == 0:
-                cell.set_text_props(fontweight="bold")
-                cell.set_facecolor("0.92")
+        table = FittedTable(ax, style.sizes.tick)
+        for row, texts in enumerate([header, *body]):
+            for col, text in enumerate(texts):
+                # headings centred, numbers lined up on the right, as printed tables set them
+                loc = "center" if row == 0 else "right"
+                cell = table.add_cell(row, col, 1.0, 1.0, text=text, loc=loc, edgecolor="0.6")
+                if row == 0:
+                    cell.set_text_props(fontweight="bold")
+                    cell.set_facecolor("0.92")
+        ax.add_table(table)
         ax.set_axis_off()
 
         def probe(renderer: RendererBase) -> list[Mark]:
+            table.check()
             marks = []
             for (row, col), cell in sorted(table.get_celld().items()):
                 ext = cell.get_window_extent(renderer)
@@ -180,7 +187,9 @@ class TableKind(KindHooks):
                 decimals=[DERIVED_DECIMALS],
             )
         height = 0.5 + 0.32 * (len(data.rows) + 1)
-        return ChartPanel(data.to_dict(), size_in=(6.0, height), style_sheet=False)
+        return ChartPanel(
+            data.to_dict(), size_in=(_multichart_width(data), height), style_sheet=False
+        )
 
     def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "table_cell")
@@ -199,6 +208,19 @@ class TableKind(KindHooks):
 
     def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         return element.kind == "table_cell" and element.series == series and element.item in items
+
+
+def _multichart_width(data: TableData) -> float:
+    """Six inches, or wider where the texts need it to print at the set's tick size."""
+    columns = [
+        [data.row_header, *data.rows],
+        *(
+            [heading, *(cell_text(row[j], places) for row in data.cells)]
+            for j, (heading, places) in enumerate(zip(data.columns, data.decimals, strict=True))
+        ),
+    ]
+    needed = table_width_pt(columns, MULTICHART_FONT, MULTICHART_TICK_PT) / 72
+    return max(MULTICHART_WIDTH_IN, round(needed / MULTICHART_TABLE_SHARE + 0.5, 1))
 
 
 register(TableKind())
