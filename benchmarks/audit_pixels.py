@@ -162,7 +162,10 @@ def read_share(expected: str, reading: str) -> float:
 
 def _rotation(record: dict[str, Any], element: dict[str, Any]) -> float:
     """Degrees (counter-clockwise) the text is printed at, from the record alone: a slanted x
-    tick label's panel says so; an upright one is a box taller than wide."""
+    tick label's panel says so; an upright one is a box taller than wide (but a table cell's
+    text is always level)."""
+    if element["kind"] in CELL_KINDS:  # table text is level; its box is its cell's shape
+        return 0.0
     x0, y0, x1, y1 = element["bbox"]
     tall = (y1 - y0) > 1.5 * (x1 - x0) and len(plain_text(element["text"])) > 1
     if element["kind"] == "xtick_label":

@@ -28,7 +28,7 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.table_fit import FittedTable, table_width_pt
+from figgen.kinds.table_fit import FLOOR_PT, FittedTable, row_height_pt, table_width_pt
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 
 DERIVED_DECIMALS = 2
 """Printed decimals of a LongChart table of single numbers and labels."""
+CELL_SHARE = (0.45, 0.55)
+"""The least share of its grid cell's width and height a panel's axes get (the layout lines
+axes up with their neighbours' tick labels): a sampled table keeps the rows and columns that
+print there at the floor size."""
 MULTICHART_WIDTH_IN = 6.0
 """A multi-chart set's table image is this wide, or wider where its texts need it."""
 MULTICHART_FONT, MULTICHART_TICK_PT = "DejaVu Sans", 9.0
@@ -116,6 +120,27 @@ class TableKind(KindHooks):
         return Sampled(
             params={"distribution": "uniform"}, data=data.to_dict(), style=TableStyle().to_dict()
         )
+
+    def fit_cell(self, panel: PanelSpec, cell_pt: tuple[float, float], style: FigureStyle) -> None:
+        d = TableData.from_dict(panel.data)
+        width = cell_pt[0] * CELL_SHARE[0]
+        n_rows = int(cell_pt[1] * CELL_SHARE[1] // row_height_pt(FLOOR_PT)) - 1
+        rows = max(1, min(len(d.rows), n_rows))
+        columns = [[d.row_header, *d.rows[:rows]]] + [
+            [heading, *(cell_text(row[j], d.decimals[j]) for row in d.cells[:rows])]
+            for j, heading in enumerate(d.columns)
+        ]
+        family = style.font_family
+        kept = 1
+        while kept < len(d.columns) and table_width_pt(columns[: kept + 2], family) <= width:
+            kept += 1
+        panel.data = TableData(
+            row_header=d.row_header,
+            rows=d.rows[:rows],
+            columns=d.columns[:kept],
+            cells=[row[:kept] for row in d.cells[:rows]],
+            decimals=d.decimals[:kept],
+        ).to_dict()
 
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         d = TableData.from_dict(panel.data)

@@ -30,6 +30,11 @@ MARGIN_V_EM = 0.15
 FIT_PASSES = 5
 """Measure-and-shrink passes: text widths are not quite linear in the font size (hinting)."""
 
+LINE_EM = 1.25
+"""A line of text's height (ascent and descent) in ems, a little over DejaVu's 1.17."""
+RULE_PT = 1.0
+"""A cell rule's width as the sampling side counts it (matplotlib's default patch line)."""
+
 _MEASURE = TextToPath()
 
 
@@ -119,14 +124,19 @@ def text_width_pt(text: str, family: str, size: float, *, bold: bool = False) ->
     return float(width)
 
 
-def table_width_pt(columns: Sequence[Sequence[str]], family: str, size: float) -> float:
+def table_width_pt(columns: Sequence[Sequence[str]], family: str, size: float = FLOOR_PT) -> float:
     """The width a table needs at ``size``: each column's widest text (its first, the header,
-    bold) with its margins."""
+    bold) with its margins and a rule."""
     total = 0.0
     for texts in columns:
         widest = max(
             (text_width_pt(t, family, size, bold=i == 0) for i, t in enumerate(texts) if t),
             default=0.0,
         )
-        total += widest + 2 * MARGIN_EM * size + 1.0
+        total += widest + 2 * MARGIN_EM * size + RULE_PT
     return total
+
+
+def row_height_pt(size: float) -> float:
+    """The height a table row needs at ``size``: a line of text, its margins and a rule."""
+    return LINE_EM * size + 2 * MARGIN_V_EM * size + RULE_PT
