@@ -4,7 +4,10 @@
 (column headings) and ``cells`` (one list of numbers or strings per row), with ``decimals``
 per column. The table fills the panel; every cell is a text element: ``table_header``
 (``series`` = column), ``row_label`` (``item`` = row) and ``table_cell`` (``series``, ``item``,
-and ``value`` for numbers). Opt-in: not in the default kind mix.
+and ``value`` for numbers), boxed by its cell. Every text prints inside its cell
+(:mod:`figgen.kinds.table_fit`): at the tick size or smaller, never under 6 pt; a sampled
+table keeps only the rows and columns its grid cell prints at 6 pt. Opt-in: not in the
+default kind mix.
 """
 
 from __future__ import annotations

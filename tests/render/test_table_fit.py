@@ -133,3 +133,23 @@ def test_a_table_too_large_for_its_panel_is_refused() -> None:
     """Below the 6 pt floor nothing is drawn: the render raises (and a build resamples)."""
     with pytest.raises(CrowdedTable, match="under the 6 pt floor"):
         render(_spec(_table(12, 8), 3.0, 2.0, 100), FigureConfig())
+
+
+def test_a_sampled_table_keeps_the_top_left_block_its_cell_prints() -> None:
+    """Sampling trims a table to its grid cell (rows and columns kept from the top left), so
+    a 25-panel figure of tables (seed 1, figure 3, cells 1.6 x 4 in) draws on its first
+    attempt, every text inside its cell; without the trim a table there needed 4.1 pt."""
+    data = _table(12, 8)
+    panel = PanelSpec(0, 0, 0, "table", "random", {}, dict(data))
+    KINDS["table"].fit_cell(panel, (90.0, 90.0), _spec({}, 3, 3, 100).style)
+    kept = panel.data
+    assert 1 <= len(kept["rows"]) < 12 and 1 <= len(kept["columns"]) < 8
+    assert kept["rows"] == data["rows"][: len(kept["rows"])]
+    assert kept["columns"] == data["columns"][: len(kept["columns"])]
+    assert kept["cells"] == [
+        row[: len(kept["columns"])] for row in data["cells"][: len(kept["rows"])]
+    ]
+    figure = generate_figure(config_from_dict({"kinds": {"table": 1.0}}), 1, 3)
+    record = Record.from_dict(figure.record)
+    assert len(record.panels) == 25 and not figure.record["repair"].get("resampled")
+    assert_text_inside_cells(figure.png, record.elements)
