@@ -61,7 +61,7 @@ class FittedTable(Table):
         """Raise :class:`CrowdedTable` when the last draw had to go below the floor."""
         if self.fitted < FLOOR_PT:
             raise CrowdedTable(
-                f"table text fits its cells only at {self.fitted:.1f} pt, under the "
+                f"table text fits its cells only at {self.fitted:.2f} pt, under the "
                 f"{FLOOR_PT:g} pt floor: its panel is too small for it"
             )
 
