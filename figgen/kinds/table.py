@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
+from matplotlib.colors import to_rgba
 
 from figgen.chart_inputs import (
     Chart,
@@ -31,6 +32,7 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.fit_text import text_colour
 from figgen.kinds.table_fit import FLOOR_PT, FittedTable, row_height_pt, table_width_pt
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
@@ -161,6 +163,8 @@ class TableKind(KindHooks):
                 if row == 0:
                     cell.set_text_props(fontweight="bold")
                     cell.set_facecolor("0.92")
+                # a dark style's white text would vanish on the light cells
+                cell.get_text().set_color(text_colour(to_rgba(cell.get_facecolor())))
         ax.add_table(table)
         ax.set_axis_off()
 
