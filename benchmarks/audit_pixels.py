@@ -76,6 +76,9 @@ TEXT_KINDS = (
 )
 """Text elements read back with OCR."""
 
+CELL_KINDS = frozenset({"table_header", "row_label", "table_cell"})
+"""Texts whose box is their table cell, rules included."""
+
 READ_SHARE = 0.8
 """A text is read when this share of its characters is matched in order by the reading."""
 
@@ -159,7 +162,10 @@ def read_share(expected: str, reading: str) -> float:
 
 def _rotation(record: dict[str, Any], element: dict[str, Any]) -> float:
     """Degrees (counter-clockwise) the text is printed at, from the record alone: a slanted x
-    tick label's panel says so; an upright one is a box taller than wide."""
+    tick label's panel says so; an upright one is a box taller than wide (but a table cell's
+    text is always level)."""
+    if element["kind"] in CELL_KINDS:  # table text is level; its box is its cell's shape
+        return 0.0
     x0, y0, x1, y1 = element["bbox"]
     tall = (y1 - y0) > 1.5 * (x1 - x0) and len(plain_text(element["text"])) > 1
     if element["kind"] == "xtick_label":
@@ -170,10 +176,12 @@ def _rotation(record: dict[str, Any], element: dict[str, Any]) -> float:
     return 90.0 if tall else 0.0
 
 
-def _without_rules(image: Image.Image) -> Image.Image:
-    """The crop with straight dark rows and columns (a table's cell borders) whitened."""
+def _without_rules(image: Image.Image, *, cell: bool) -> Image.Image:
+    """The crop with straight dark rows and columns whitened. A table cell's box is its cell,
+    borders included: there the faint antialiased rows and columns beside a rule go too, or
+    the cut to ink would keep the whole cell and shrink the text to a few pixels."""
     grey = np.asarray(image).copy()
-    dark = grey < 160
+    dark = grey < (230 if cell else 160)
     grey[dark.mean(axis=1) > 0.7, :] = 255
     grey[:, dark.mean(axis=0) > 0.7] = 255
     return Image.fromarray(grey)
@@ -188,7 +196,7 @@ def _crop(pixels: np.ndarray, element: dict[str, Any], angle: float) -> Image.Im
     image = ImageOps.autocontrast(Image.fromarray(region.astype(np.uint8)).convert("L"))
     if float(np.median(np.asarray(image))) < 128:
         image = ImageOps.invert(image)
-    image = _without_rules(image)
+    image = _without_rules(image, cell=element["kind"] in CELL_KINDS)
     grey = np.asarray(image).astype(int)
     rows, cols = np.nonzero(np.abs(grey - np.median(grey)) > 60)
     if rows.size:

@@ -82,6 +82,9 @@ def sample_figure(
         attempt=attempt,
     )
     fit_font_sizes(spec)
+    cell_pt = (width / layout.cols * 72, height / layout.rows * 72)
+    for panel in panels:  # a table keeps only the rows and columns its cell can print
+        KINDS[panel.kind].fit_cell(panel, cell_pt, style)
     return spec
 
 

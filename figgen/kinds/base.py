@@ -151,6 +151,9 @@ class PlotKind(Protocol):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         """Plot the panel's data on ``ax`` and return probes that box the marks."""
 
+    def fit_cell(self, panel: PanelSpec, cell_pt: tuple[float, float], style: FigureStyle) -> None:
+        """Shrink the sampled panel to what its grid cell (width, height in points) can print."""
+
     def category_axis(self, panel: PanelSpec) -> CategoryAxes | None:
         """The axes whose ticks name categories (fixed by the kind, never thinned), if any."""
 
@@ -224,6 +227,9 @@ class KindHooks:
     multichart_statistics: tuple[Summary, ...] = ()
 
     def category_axis(self, panel: PanelSpec) -> CategoryAxes | None:
+        return None
+
+    def fit_cell(self, panel: PanelSpec, cell_pt: tuple[float, float], style: FigureStyle) -> None:
         return None
 
     def panel_questions(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> None:

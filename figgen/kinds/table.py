@@ -4,7 +4,10 @@
 (column headings) and ``cells`` (one list of numbers or strings per row), with ``decimals``
 per column. The table fills the panel; every cell is a text element: ``table_header``
 (``series`` = column), ``row_label`` (``item`` = row) and ``table_cell`` (``series``, ``item``,
-and ``value`` for numbers). Opt-in: not in the default kind mix.
+and ``value`` for numbers), boxed by its cell. Every text prints inside its cell
+(:mod:`figgen.kinds.table_fit`): at the tick size or smaller, never under 6 pt; a sampled
+table keeps only the rows and columns its grid cell prints at 6 pt. Opt-in: not in the
+default kind mix.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
-from matplotlib.transforms import Bbox
+from matplotlib.colors import to_rgba
 
 from figgen.chart_inputs import (
     Chart,
@@ -29,6 +32,8 @@ from figgen.chart_inputs import (
 )
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.fit_text import text_colour
+from figgen.kinds.table_fit import FLOOR_PT, FittedTable, row_height_pt, table_width_pt
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
@@ -44,6 +49,16 @@ if TYPE_CHECKING:
 
 DERIVED_DECIMALS = 2
 """Printed decimals of a LongChart table of single numbers and labels."""
+CELL_SHARE = (0.45, 0.55)
+"""The least share of its grid cell's width and height a panel's axes get (the layout lines
+axes up with their neighbours' tick labels): a sampled table keeps the rows and columns that
+print there at the floor size."""
+MULTICHART_WIDTH_IN = 6.0
+"""A multi-chart set's table image is this wide, or wider where its texts need it."""
+MULTICHART_FONT, MULTICHART_TICK_PT = "DejaVu Sans", 9.0
+"""The font and tick size ``figgen.multichart.render`` draws its images in."""
+MULTICHART_TABLE_SHARE = 0.9
+"""Share of the image's width the table's axes get (the layout keeps a margin)."""
 
 
 def cell_text(value: Any, decimals: int) -> str:
@@ -111,6 +126,27 @@ class TableKind(KindHooks):
             params={"distribution": "uniform"}, data=data.to_dict(), style=TableStyle().to_dict()
         )
 
+    def fit_cell(self, panel: PanelSpec, cell_pt: tuple[float, float], style: FigureStyle) -> None:
+        d = TableData.from_dict(panel.data)
+        width = cell_pt[0] * CELL_SHARE[0]
+        n_rows = int(cell_pt[1] * CELL_SHARE[1] // row_height_pt(FLOOR_PT)) - 1
+        rows = max(1, min(len(d.rows), n_rows))
+        columns = [[d.row_header, *d.rows[:rows]]] + [
+            [heading, *(cell_text(row[j], d.decimals[j]) for row in d.cells[:rows])]
+            for j, heading in enumerate(d.columns)
+        ]
+        family = style.font_family
+        kept = 1
+        while kept < len(d.columns) and table_width_pt(columns[: kept + 2], family) <= width:
+            kept += 1
+        panel.data = TableData(
+            row_header=d.row_header,
+            rows=d.rows[:rows],
+            columns=d.columns[:kept],
+            cells=[row[:kept] for row in d.cells[:rows]],
+            decimals=d.decimals[:kept],
+        ).to_dict()
+
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         d = TableData.from_dict(panel.data)
         header = [d.row_header, *d.columns]
@@ -118,19 +154,22 @@ class TableKind(KindHooks):
             [str(row), *(cell_text(v, dec) for v, dec in zip(cells, d.decimals, strict=True))]
             for row, cells in zip(d.rows, d.cells, strict=True)
         ]
-        table = ax.table(
-            cellText=body, colLabels=header, loc="center", bbox=Bbox.from_bounds(0, 0, 1, 1)
-        )
-        table.auto_set_font_size(False)
-        table.set_fontsize(style.sizes.tick)
-        for (row, _col), cell in table.get_celld().items():
-            cell.set_edgecolor("0.6")
-            if row == 0:
-                cell.set_text_props(fontweight="bold")
-                cell.set_facecolor("0.92")
+        table = FittedTable(ax, style.sizes.tick)
+        for row, texts in enumerate([header, *body]):
+            for col, text in enumerate(texts):
+                # headings centred, numbers lined up on the right, as printed tables set them
+                loc = "center" if row == 0 else "right"
+                cell = table.add_cell(row, col, 1.0, 1.0, text=text, loc=loc, edgecolor="0.6")
+                if row == 0:
+                    cell.set_text_props(fontweight="bold")
+                    cell.set_facecolor("0.92")
+                # a dark style's white text would vanish on the light cells
+                cell.get_text().set_color(text_colour(to_rgba(cell.get_facecolor())))
+        ax.add_table(table)
         ax.set_axis_off()
 
         def probe(renderer: RendererBase) -> list[Mark]:
+            table.check()
             marks = []
             for (row, col), cell in sorted(table.get_celld().items()):
                 ext = cell.get_window_extent(renderer)
@@ -180,7 +219,9 @@ class TableKind(KindHooks):
                 decimals=[DERIVED_DECIMALS],
             )
         height = 0.5 + 0.32 * (len(data.rows) + 1)
-        return ChartPanel(data.to_dict(), size_in=(6.0, height), style_sheet=False)
+        return ChartPanel(
+            data.to_dict(), size_in=(_multichart_width(data), height), style_sheet=False
+        )
 
     def multichart_read(self, record: Record, chart: Chart) -> list[ReadValue]:
         texts = mark_texts(record, "table_cell")
@@ -199,6 +240,19 @@ class TableKind(KindHooks):
 
     def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         return element.kind == "table_cell" and element.series == series and element.item in items
+
+
+def _multichart_width(data: TableData) -> float:
+    """Six inches, or wider where the texts need it to print at the set's tick size."""
+    columns = [
+        [data.row_header, *data.rows],
+        *(
+            [heading, *(cell_text(row[j], places) for row in data.cells)]
+            for j, (heading, places) in enumerate(zip(data.columns, data.decimals, strict=True))
+        ),
+    ]
+    needed = table_width_pt(columns, MULTICHART_FONT, MULTICHART_TICK_PT) / 72
+    return max(MULTICHART_WIDTH_IN, round(needed / MULTICHART_TABLE_SHARE + 0.5, 1))
 
 
 register(TableKind())
