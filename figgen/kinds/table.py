@@ -33,7 +33,13 @@ from figgen.chart_inputs import (
 from figgen.element_kinds import ElementDecl
 from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.fit_text import text_colour
-from figgen.kinds.table_fit import FLOOR_PT, FittedTable, row_height_pt, table_width_pt
+from figgen.kinds.table_fit import (
+    FLOOR_PT,
+    FittedTable,
+    header_weight,
+    row_height_pt,
+    table_width_pt,
+)
 from figgen.record import Element
 from figgen.records import PanelData, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer
@@ -161,7 +167,7 @@ class TableKind(KindHooks):
                 loc = "center" if row == 0 else "right"
                 cell = table.add_cell(row, col, 1.0, 1.0, text=text, loc=loc, edgecolor="0.6")
                 if row == 0:
-                    cell.set_text_props(fontweight="bold")
+                    cell.set_text_props(fontweight=header_weight(style.font_family))
                     cell.set_facecolor("0.92")
                 # a dark style's white text would vanish on the light cells
                 cell.get_text().set_color(text_colour(to_rgba(cell.get_facecolor())))

@@ -12,11 +12,12 @@ sampled again, as for text matplotlib cannot lay out.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import cast
 
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
-from matplotlib.font_manager import FontProperties
+from matplotlib.font_manager import FontProperties, fontManager, weight_dict
 from matplotlib.table import Cell, Table
 from matplotlib.textpath import TextToPath
 from matplotlib.transforms import Bbox
@@ -117,9 +118,20 @@ def _extents(
     return widths, height
 
 
+@cache
+def header_weight(family: str) -> str:
+    """Bold where ``family`` has a bold face; otherwise normal, which is what matplotlib would
+    fall back to anyway (cmr10 has one weight), without its warning for every header."""
+    weights = (f.weight for f in fontManager.ttflist if f.name == family)
+    bold = any(int(weight_dict.get(w, 400) if isinstance(w, str) else w) >= 600 for w in weights)
+    return "bold" if bold else "normal"
+
+
 def text_width_pt(text: str, family: str, size: float, *, bold: bool = False) -> float:
     """The printed width of ``text`` in points, from the font's own metrics."""
-    font = FontProperties(family=family, size=size, weight="bold" if bold else "normal")
+    font = FontProperties(
+        family=family, size=size, weight=header_weight(family) if bold else "normal"
+    )
     width, _, _ = _MEASURE.get_text_width_height_descent(text, font, ismath=False)
     return float(width)
 

@@ -4,9 +4,12 @@ window extents of what was drawn, never on the fitting code's numbers."""
 from __future__ import annotations
 
 import io
+import logging
+from dataclasses import replace
 
 import numpy as np
 import pytest
+from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.table import Table
@@ -153,3 +156,23 @@ def test_a_sampled_table_keeps_the_top_left_block_its_cell_prints() -> None:
     record = Record.from_dict(figure.record)
     assert len(record.panels) == 25 and not figure.record["repair"].get("resampled")
     assert_text_inside_cells(figure.png, record.elements)
+
+
+def test_headers_are_bold_where_the_font_has_a_bold_face(caplog: pytest.LogCaptureFixture) -> None:
+    """cmr10 has one weight: its headers are drawn at it, with no matplotlib warning per header."""
+    weights = {}
+    for family in ("DejaVu Sans", "cmr10"):
+        spec = _spec(_table(3, 2), 5.0, 3.0, 100)
+        spec = replace(spec, style=replace(spec.style, font_family=family))
+        with (
+            caplog.at_level(logging.WARNING, logger="matplotlib.font_manager"),
+            rc_context({"font.family": family, "axes.formatter.use_mathtext": True}),
+        ):
+            fig = Figure(figsize=(5.0, 3.0), dpi=100)
+            FigureCanvasAgg(fig)
+            KINDS["table"].draw(fig.add_subplot(), spec.panels[0], spec.style)
+            fig.canvas.draw()
+        (table,) = [a for a in fig.axes[0].get_children() if isinstance(a, Table)]
+        weights[family] = table.get_celld()[0, 0].get_text().get_fontweight()
+    assert not [r for r in caplog.records if "findfont" in r.getMessage()]
+    assert weights == {"DejaVu Sans": "bold", "cmr10": "normal"}
