@@ -54,12 +54,15 @@ class _Collector:
 @dataclass
 class Measured:
     """Element boxes (marks clipped to their panel, text unclipped); ids of colorbar parts;
-    the colour each measured mark was drawn in, and its outline's where it has its own."""
+    the colour each measured mark was drawn in, and its outline's where it has its own; each
+    panel's allotted box, the room the layout gave it (a map or a pie keeps its own aspect
+    inside it, so its drawn box can be much smaller)."""
 
     elements: list[Element]
     colorbar_ids: set[int]
     colors: dict[int, RGBA] = field(default_factory=dict)
     edges: dict[int, RGBA] = field(default_factory=dict)
+    allotted: dict[int, PixelBox] = field(default_factory=dict)
 
 
 def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
@@ -68,8 +71,12 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
     width, height = fig.canvas.get_width_height()
     out = _Collector(height)
     out.add("figure", None, (0.0, 0.0, float(width), float(height)))
+    allotted = {}
     for h in handles:
         ax, i = h.ax, h.index
+        allotted[i] = to_pixels(
+            fig.transFigure.transform_bbox(ax.get_position(original=True)), height
+        )
         panel_box = to_pixels(ax.bbox, height)
         out.add("panel", i, panel_box, background=to_hex(background(ax)), frame=frame_facts(ax))
         out.text("title", i, ax.title, renderer)
@@ -128,7 +135,7 @@ def measure(fig: Figure, handles: list[PanelHandles]) -> Measured:
                     text=mark.text,
                     empty=True if mark.empty else None,
                 )
-    return Measured(out.elements, out.colorbar_ids, out.colors, out.edges)
+    return Measured(out.elements, out.colorbar_ids, out.colors, out.edges, allotted)
 
 
 def _empty_box(box: tuple[float, float, float, float], height: int) -> PixelBox:
