@@ -14,6 +14,7 @@ default kind mix gives ``map`` weight 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
@@ -147,21 +148,22 @@ ROOM_QUANTILE = 0.75
 """The largest value sits on a region at least this quantile in area (its label then fits)."""
 
 
-def _peak_on_room(unit: np.ndarray, regions: tuple[Region, ...]) -> np.ndarray:
-    """``unit`` with its largest value moved, where it lies on a small region, to the nearest
-    region in the top quarter by area (the two swap values): the largest region by value then
-    has room for its name label, so "which labelled region has the largest value" can be
-    asked. No random draw; the field's shape moves by one neighbour at most."""
+@cache
+def room_regions(name: str) -> tuple[int, ...]:
+    """The regions of set ``name`` in the top quarter by area, where the largest value may
+    sit: each has room for its name label, so "which labelled region has the largest value"
+    can be asked."""
+    regions = region_set(name)
     mid = _mid_latitude(regions)
     room = np.array([max(_ring_area(project(ring, mid)) for ring in r.rings) for r in regions])
+    return tuple(int(i) for i in np.flatnonzero(room >= np.quantile(room, ROOM_QUANTILE)))
+
+
+def _peak_on(unit: np.ndarray, target: int) -> np.ndarray:
+    """``unit`` with its largest value on region ``target`` (the two swap values)."""
     best = int(np.argmax(unit))
-    if room[best] >= np.quantile(room, ROOM_QUANTILE):
-        return unit
-    where = centroids(regions)
-    distance = np.hypot(*(where - where[best]).T)
-    near = int(np.argmin(np.where(room >= np.quantile(room, ROOM_QUANTILE), distance, np.inf)))
     out = unit.copy()
-    out[[best, near]] = unit[[near, best]]
+    out[[best, target]] = unit[[target, best]]
     return out
 
 
@@ -176,9 +178,17 @@ def _mid_latitude(regions: tuple[Region, ...]) -> float:
 
 
 def _shape(
-    rng: np.random.Generator, distribution: str, where: np.ndarray
+    rng: np.random.Generator, distribution: str, where: np.ndarray, target: int
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Values in [0, 1] over the regions: a spatial trend, hot spots or independent draws."""
+    """Values in [0, 1] over the regions: a spatial trend (its direction drawn evenly), or hot
+    spots (one on region ``target``) or independent draws, both largest on ``target``.
+
+    Each map question is asked where the sampler leaves its answer unbiased: which way the
+    values increase on trends, whose direction is uniform; which labelled region is largest
+    on the others, whose maximum is drawn evenly among the large regions (:func:`room_regions`).
+    Aiming trends at a large region would bend their directions towards where large regions
+    are (the American west), and spots at the trend's end would tie the maximum to the edges.
+    """
     u = (where - where.min(axis=0)) / np.ptp(where, axis=0)
     if distribution == "linear":
         a, b = rng.normal(size=2)
@@ -186,7 +196,7 @@ def _shape(
         params: dict[str, Any] = {"gradient": [float(a), float(b)]}
     elif distribution == "gmm":
         k = integer(rng, (1, 2))
-        spots = u[rng.choice(len(u), size=k, replace=False)]
+        spots = u[[target, *rng.choice(len(u), size=k - 1, replace=False)]]
         width = uniform(rng, (0.15, 0.4))
         clean = sum(np.exp(-0.5 * (((u - s) / width) ** 2).sum(axis=1)) for s in spots)
         clean = clean + rng.normal(0, 0.05, len(u))
@@ -195,19 +205,17 @@ def _shape(
         clean = rng.uniform(0.0, 1.0, len(u))
         params = {}
     low, high = clean.min(), clean.max()
-    return (clean - low) / ((high - low) or 1.0), params
+    unit = (clean - low) / ((high - low) or 1.0)
+    return (unit if distribution == "linear" else _peak_on(unit, target)), params
 
 
-def _bins(values: np.ndarray, target: int) -> tuple[list[float], int]:
-    """Equal-interval class edges at round numbers covering ``values``, and their decimals."""
-    step = nice_step(float(np.ptp(values)) or 1.0, target)
-    low = np.floor(values.min() / step) * step
-    n = max(1, int(np.ceil((values.max() - low) / step - 1e-9)))
+def _bins(low: float, top: float, classes: int) -> tuple[list[float], int]:
+    """``classes`` equal-interval class edges at round numbers around [low, top], and their
+    decimals: the number of classes is drawn, not left to where round numbers fall."""
+    step = nice_step(top - low or 1.0, classes)
     decimals = max(0, -int(np.floor(np.log10(step) + 1e-9)))
-    edges = [round(float(low + i * step), decimals) for i in range(n + 1)]
-    if edges[-1] < values.max():
-        edges.append(round(edges[-1] + step, decimals))
-    return edges, decimals
+    start = np.floor(low / step) * step
+    return [round(float(start + i * step), decimals) for i in range(classes + 1)], decimals
 
 
 class MapKind(KindHooks):
@@ -236,12 +244,19 @@ class MapKind(KindHooks):
         mc = cfg.section(self.name, MapConfig)
         name = choose(rng, mc.region_sets)
         regions = region_set(name)
-        unit, params = _shape(rng, distribution, centroids(regions))
+        target = int(rng.choice(room_regions(name)))
+        unit, params = _shape(rng, distribution, centroids(regions), target)
         top = float(np.exp(rng.uniform(np.log(mc.top[0]), np.log(mc.top[1]))))
         low = top * uniform(rng, (0.0, 0.6))
-        values = np.asarray(sig(low + (top - low) * _peak_on_room(unit, regions), 3), dtype=float)
         scheme: Scheme = "classed" if rng.random() < mc.classed_p else "continuous"
-        bins, decimals = _bins(values, integer(rng, mc.classes)) if scheme == "classed" else ([], 0)
+        bins: list[float] = []
+        decimals = 0
+        if scheme == "classed":
+            bins, decimals = _bins(low, top, integer(rng, mc.classes))
+            # the values fill the classes, first to last, a little inside the outer edges
+            inset = 0.02 * (bins[-1] - bins[0])
+            low, top = bins[0] + inset, bins[-1] - inset
+        values = np.asarray(sig(low + (top - low) * unit, 3), dtype=float)
         data = MapData(name, [r.label for r in regions], values.tolist(), scheme, bins, decimals)
         colorbar = choose(rng, mc.colorbar_location) if scheme == "continuous" else None
         style = MapStyle(
@@ -354,8 +369,13 @@ class MapKind(KindHooks):
         if level == 2 and len(named) >= MIN_LABELLED and readable(panel):
             evidence = [*_region_ids(ctx, index, named), *scale]
             best = max_region(d, named)
-            if best is not None:
-                choices = [d.regions[i] for i in named]
+            # offered: the labelled regions where the sampler puts the largest value (drawn
+            # evenly among the large ones; a trend's end lies where its direction says)
+            room = set(room_regions(d.region_set))
+            offered = [i for i in named if i in room]
+            evenly = panel.distribution != "linear"
+            if evenly and best is not None and best in offered and len(offered) >= MIN_LABELLED:
+                choices = [d.regions[i] for i in offered]
                 ctx.ask(MAX_REGION, panel, d.regions[best], choices=choices, evidence=evidence)
             above = regions_above(d, named)
             if above is not None:
@@ -363,7 +383,8 @@ class MapKind(KindHooks):
                 ctx.ask(REGIONS_ABOVE, panel, n, evidence=evidence, threshold=threshold)
         elif level == 3 and readable(panel):
             evidence = ctx.element_ids(index, "region", *("legend", "colorbar"))
-            ask_findings(ctx, panel, map_findings(panel), evidence)
+            if panel.distribution == "linear":  # the direction drawn evenly (see _shape)
+                ask_findings(ctx, panel, map_findings(panel), evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
         d, style = panel.data_as(MapData), panel.style_as(MapStyle)
@@ -445,6 +466,8 @@ def max_region(d: MapData, named: list[int]) -> int | None:
     if best not in named:
         return None
     others = [i for i in named if i != best]
+    if not others:  # nothing labelled to compare it with
+        return None
     if d.scheme == "classed":
         classes = d.classes()
         return best if all(classes[i] < classes[best] for i in others) else None
