@@ -14,8 +14,7 @@ default kind mix gives ``map`` weight 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import numpy as np
 from matplotlib.artist import Artist
@@ -33,8 +32,15 @@ from figgen.kinds.base import COLORMAPS, Axis, Drawn, KindHooks, Mark, Sampled, 
 from figgen.kinds.colorbar import add_colorbar, colorbar_colormap
 from figgen.kinds.fit_text import TextFitter, text_colour
 from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
+from figgen.kinds.map_fields import (
+    centroids,
+    class_edges,
+    field_values,
+    mid_latitude,
+    room_regions,
+)
 from figgen.kinds.marks import background, contrast_edge
-from figgen.kinds.regions import REGION_SET_NOUNS, REGION_SETS, Region, project, region_set
+from figgen.kinds.regions import REGION_SET_NOUNS, REGION_SETS, project, region_set
 from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
@@ -138,86 +144,6 @@ class MapConfig(Section):
     ] = Field(default_factory=lambda: {"right": 0.6, "bottom": 0.3, "left": 0.1})
 
 
-def centroids(regions: tuple[Region, ...]) -> np.ndarray:
-    """Region centroids (n x 2) in the map's projected coordinates."""
-    mid = _mid_latitude(regions)
-    return project(np.array([r.centroid() for r in regions]), mid)
-
-
-ROOM_QUANTILE = 0.75
-"""The largest value sits on a region at least this quantile in area (its label then fits)."""
-
-
-@cache
-def room_regions(name: str) -> tuple[int, ...]:
-    """The regions of set ``name`` in the top quarter by area, where the largest value may
-    sit: each has room for its name label, so "which labelled region has the largest value"
-    can be asked."""
-    regions = region_set(name)
-    mid = _mid_latitude(regions)
-    room = np.array([max(_ring_area(project(ring, mid)) for ring in r.rings) for r in regions])
-    return tuple(int(i) for i in np.flatnonzero(room >= np.quantile(room, ROOM_QUANTILE)))
-
-
-def _peak_on(unit: np.ndarray, target: int) -> np.ndarray:
-    """``unit`` with its largest value on region ``target`` (the two swap values)."""
-    best = int(np.argmax(unit))
-    out = unit.copy()
-    out[[best, target]] = unit[[target, best]]
-    return out
-
-
-def _ring_area(ring: np.ndarray) -> float:
-    x, y = ring[:, 0], ring[:, 1]
-    return abs(float((x[:-1] * y[1:] - x[1:] * y[:-1]).sum())) / 2
-
-
-def _mid_latitude(regions: tuple[Region, ...]) -> float:
-    lat = np.concatenate([ring[:, 1] for r in regions for ring in r.rings])
-    return float((lat.min() + lat.max()) / 2)
-
-
-def _shape(
-    rng: np.random.Generator, distribution: str, where: np.ndarray, target: int
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """Values in [0, 1] over the regions: a spatial trend (its direction drawn evenly), or hot
-    spots (one on region ``target``) or independent draws, both largest on ``target``.
-
-    Each map question is asked where the sampler leaves its answer unbiased: which way the
-    values increase on trends, whose direction is uniform; which labelled region is largest
-    on the others, whose maximum is drawn evenly among the large regions (:func:`room_regions`).
-    Aiming trends at a large region would bend their directions towards where large regions
-    are (the American west), and spots at the trend's end would tie the maximum to the edges.
-    """
-    u = (where - where.min(axis=0)) / np.ptp(where, axis=0)
-    if distribution == "linear":
-        a, b = rng.normal(size=2)
-        clean = a * u[:, 0] + b * u[:, 1] + rng.normal(0, 0.1 * (abs(a) + abs(b)), len(u))
-        params: dict[str, Any] = {"gradient": [float(a), float(b)]}
-    elif distribution == "gmm":
-        k = integer(rng, (1, 2))
-        spots = u[[target, *rng.choice(len(u), size=k - 1, replace=False)]]
-        width = uniform(rng, (0.15, 0.4))
-        clean = sum(np.exp(-0.5 * (((u - s) / width) ** 2).sum(axis=1)) for s in spots)
-        clean = clean + rng.normal(0, 0.05, len(u))
-        params = {"spots_unit": spots.tolist(), "width_unit": width}
-    else:
-        clean = rng.uniform(0.0, 1.0, len(u))
-        params = {}
-    low, high = clean.min(), clean.max()
-    unit = (clean - low) / ((high - low) or 1.0)
-    return (unit if distribution == "linear" else _peak_on(unit, target)), params
-
-
-def _bins(low: float, top: float, classes: int) -> tuple[list[float], int]:
-    """``classes`` equal-interval class edges at round numbers around [low, top], and their
-    decimals: the number of classes is drawn, not left to where round numbers fall."""
-    step = nice_step(top - low or 1.0, classes)
-    decimals = max(0, -int(np.floor(np.log10(step) + 1e-9)))
-    start = np.floor(low / step) * step
-    return [round(float(start + i * step), decimals) for i in range(classes + 1)], decimals
-
-
 class MapKind(KindHooks):
     name = "map"
     config = MapConfig
@@ -245,14 +171,14 @@ class MapKind(KindHooks):
         name = choose(rng, mc.region_sets)
         regions = region_set(name)
         target = int(rng.choice(room_regions(name)))
-        unit, params = _shape(rng, distribution, centroids(regions), target)
+        unit, params = field_values(rng, distribution, centroids(regions), target)
         top = float(np.exp(rng.uniform(np.log(mc.top[0]), np.log(mc.top[1]))))
         low = top * uniform(rng, (0.0, 0.6))
         scheme: Scheme = "classed" if rng.random() < mc.classed_p else "continuous"
         bins: list[float] = []
         decimals = 0
         if scheme == "classed":
-            bins, decimals = _bins(low, top, integer(rng, mc.classes))
+            bins, decimals = class_edges(low, top, integer(rng, mc.classes))
             # the values fill the classes, first to last, a little inside the outer edges
             inset = 0.02 * (bins[-1] - bins[0])
             low, top = bins[0] + inset, bins[-1] - inset
@@ -274,7 +200,7 @@ class MapKind(KindHooks):
     def draw(self, ax: Axes, panel: PanelSpec, style: FigureStyle) -> Drawn:
         st, d = MapStyle.from_dict(panel.style), MapData.from_dict(panel.data)
         regions = region_set(d.region_set)
-        mid = _mid_latitude(regions)
+        mid = mid_latitude(regions)
         rings = [[project(ring, mid) for ring in r.rings] for r in regions]
         mappable = _mappable(d, st.colormap)
         fills = mappable.to_rgba(d.classes() if d.scheme == "classed" else d.array())
@@ -383,7 +309,7 @@ class MapKind(KindHooks):
                 ctx.ask(REGIONS_ABOVE, panel, n, evidence=evidence, threshold=threshold)
         elif level == 3 and readable(panel):
             evidence = ctx.element_ids(index, "region", *("legend", "colorbar"))
-            if panel.distribution == "linear":  # the direction drawn evenly (see _shape)
+            if panel.distribution == "linear":  # the direction drawn evenly (see field_values)
                 ask_findings(ctx, panel, map_findings(panel), evidence)
 
     def describe(self, ctx: FigureContext, panel: PanelRecord, level: Level) -> list[str]:
