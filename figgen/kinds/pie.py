@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
+from matplotlib.patches import Wedge
+from matplotlib.text import Text
 
 from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
 from figgen.element_kinds import ElementDecl
@@ -107,10 +110,12 @@ class PieKind(KindHooks):
             colors=d.colors,
             startangle=90,
             counterclock=False,
-            labeldistance=1.18,
             wedgeprops={"linewidth": 1.0, "edgecolor": "white"},
-            textprops={"fontsize": style.sizes.tick, "ha": "center", "va": "center"},
+            textprops={"fontsize": style.sizes.tick, "multialignment": "center"},
         )
+        for wedge, text in zip(wedges, label_texts, strict=True):
+            _clear_of_the_pie(text, (wedge.theta1 + wedge.theta2) / 2)
+        ax.add_artist(PieFitter(ax, wedges, label_texts))
         ax.set_aspect("equal")
         ax.set_axis_off()
 
@@ -156,6 +161,63 @@ class PieKind(KindHooks):
 
     def shows_input(self, element: Element, series: int, items: set[int]) -> bool:
         return element.kind in ("wedge", "wedge_label") and element.item in items
+
+
+LABEL_GAP = 1.08
+"""A wedge label's nearest corner sits this many radii from the centre, just off the pie."""
+
+
+MIN_RADIUS = 0.35
+"""The pie never shrinks below this share of its axes' half-width to make room for labels."""
+
+
+def _clear_of_the_pie(text: Text, degrees: float, radius: float = 1.0) -> None:
+    """Anchor a wedge label at its wedge's middle angle just outside the pie, by the corner
+    that faces the pie: the text then grows away from it, at any font size (centred labels
+    at a fixed distance ran into the wedges, dark text on dark colour)."""
+    angle = np.radians(degrees)
+    cos, sin = float(np.cos(angle)), float(np.sin(angle))
+    text.set_position((LABEL_GAP * radius * cos, LABEL_GAP * radius * sin))
+    text.set_horizontalalignment("left" if cos > 0.1 else "right" if cos < -0.1 else "center")
+    text.set_verticalalignment("bottom" if sin > 0.1 else "top" if sin < -0.1 else "center")
+
+
+class PieFitter(Artist):
+    """Shrinks the pie at draw time until every wedge label lies inside the axes, so the title
+    (placed above the axes) and the neighbouring panels stay clear of them. Drawn just before
+    the wedges, once the layout engine has sized the axes; the record measures what it left."""
+
+    def __init__(self, ax: Axes, wedges: list[Wedge], texts: list[Text]) -> None:
+        super().__init__()
+        self.set_zorder(min(w.get_zorder() for w in wedges) - 0.01)
+        self.set_in_layout(False)
+        self._ax, self._wedges, self._texts = ax, wedges, texts
+
+    def draw(self, renderer: RendererBase) -> None:
+        ax = self._ax
+        (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+        per_px = (x1 - x0) / max(ax.bbox.width, 1.0)  # equal aspect: one scale for x and y
+        half = min(x1 - x0, y1 - y0) / 2
+        radius = 1.0
+        for wedge, text in zip(self._wedges, self._texts, strict=True):
+            angle = np.radians((wedge.theta1 + wedge.theta2) / 2)
+            box = text.get_window_extent(renderer)
+            for along, size, centred in (
+                (
+                    abs(np.cos(angle)),
+                    box.width * per_px,
+                    text.get_horizontalalignment() == "center",
+                ),
+                (abs(np.sin(angle)), box.height * per_px, text.get_verticalalignment() == "center"),
+            ):
+                room = half - (size / 2 if centred else size)
+                if along > 1e-6:
+                    radius = min(radius, room / (LABEL_GAP * along))
+        radius = max(MIN_RADIUS, radius)
+        if radius < 1.0:
+            for wedge, text in zip(self._wedges, self._texts, strict=True):
+                wedge.set_radius(radius)
+                _clear_of_the_pie(text, (wedge.theta1 + wedge.theta2) / 2, radius)
 
 
 register(PieKind())

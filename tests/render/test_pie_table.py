@@ -89,3 +89,39 @@ def test_pie_and_table_get_no_axis_questions_or_sentences(kind: str) -> None:
         texts = " ".join(row["text"] for row in describe_record(figure.record))
         assert " axis is " not in texts
     assert titled  # titles are drawn with the axes off, and still asked
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def test_wedge_labels_stay_off_the_pie_and_under_the_title() -> None:
+    """Every label box lies outside the pie's disc (its text on the background, not on a
+    wedge's colour) and clear of its panel's title, at any font size (6-20 pt) and panel size;
+    the disc is read from the wedges' boxes, whose union bounds it."""
+    cfg = config_from_dict(
+        {
+            "kinds": {"pie": 1.0},
+            "panels": {"mean": 2.0, "std": 1.0, "count": [1, 4]},
+            "fonts": {"title": [8, 20], "tick": [6, 20]},
+        }
+    )
+    checked = 0
+    for i in range(8):
+        figure = generate_figure(cfg, 11, i)
+        elements = figure.record["elements"]
+        for panel in {e["panel"] for e in elements if e["kind"] == "wedge"}:
+            mine = [e for e in elements if e["panel"] == panel]
+            boxes = np.array([e["bbox"] for e in mine if e["kind"] == "wedge"])
+            left, top = boxes[:, :2].min(axis=0)
+            right, bottom = boxes[:, 2:].max(axis=0)
+            centre = np.array([(left + right) / 2, (top + bottom) / 2])
+            radius = (right - left) / 2
+            titles = [e["bbox"] for e in mine if e["kind"] == "title"]
+            for label in (e for e in mine if e["kind"] == "wedge_label"):
+                x0, y0, x1, y1 = label["bbox"]
+                nearest = np.clip(centre, [x0, y0], [x1, y1])  # the box's point nearest the centre
+                assert np.hypot(*(nearest - centre)) >= radius - 1.0, (figure.record["id"], label)
+                assert not any(_overlap(label["bbox"], t) for t in titles), label["text"]
+                checked += 1
+    assert checked >= 40
