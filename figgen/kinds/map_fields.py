@@ -63,8 +63,9 @@ def field_values(
     spots (one on region ``target``) or independent draws, both largest on ``target``.
 
     Each map question is asked where the sampler leaves its answer unbiased: which way the
-    values increase on trends, whose direction is uniform; which labelled region is largest
-    on the others, whose maximum is drawn evenly among the large regions (:func:`room_regions`).
+    values increase on trend maps, whose direction is uniform; which labelled region is the
+    largest on hot-spot and independent maps, whose maximum is drawn evenly among the large
+    regions (:func:`room_regions`).
     Aiming trends at a large region would bend their directions towards where large regions
     are (the American west), and spots at the trend's end would tie the maximum to the edges.
     """

@@ -168,7 +168,7 @@ LABEL_GAP = 1.08
 
 
 MIN_RADIUS = 0.35
-"""The pie never shrinks below this share of its axes' half-width to make room for labels."""
+"""The smallest radius the pie shrinks to for its labels (drawn at 1, its axes reach 1.25)."""
 
 
 def _clear_of_the_pie(text: Text, degrees: float, radius: float = 1.0) -> None:

@@ -81,13 +81,11 @@ def find_problems(measured: Measured, spec: FigureSpec) -> list[Problem]:
             problems.append(Problem("off_canvas", element))
     cell = area(canvas) / (spec.layout.rows * spec.layout.cols)
     for region in areas:
-        # the room the layout gave a panel: a map keeps its aspect within it
-        room = (
-            measured.allotted.get(region.panel, region.bbox)
-            if region.panel is not None
-            else region.bbox
-        )
-        if region.kind == "panel" and area(room) < MIN_PANEL_SHARE * cell:
+        if region.kind != "panel" or region.panel is None:
+            continue
+        # the room the layout gave the panel: a map or a pie keeps its aspect within it
+        room = measured.allotted.get(region.panel, region.bbox)
+        if area(room) < MIN_PANEL_SHARE * cell:
             problems.append(Problem("small_panel", region))
     return problems
 
