@@ -169,6 +169,10 @@ LABEL_GAP = 1.08
 
 MIN_RADIUS = 0.35
 """The smallest radius the pie shrinks to for its labels (drawn at 1, its axes reach 1.25)."""
+ROOMY_RADIUS = 0.6
+"""Below this radius the labels shrink rather than the pie."""
+FLOOR_PT = 6.0
+"""The smallest font size wedge labels shrink to (as tables' text)."""
 
 
 def _clear_of_the_pie(text: Text, degrees: float, radius: float = 1.0) -> None:
@@ -183,17 +187,35 @@ def _clear_of_the_pie(text: Text, degrees: float, radius: float = 1.0) -> None:
 
 
 class PieFitter(Artist):
-    """Shrinks the pie at draw time until every wedge label lies inside the axes, so the title
-    (placed above the axes) and the neighbouring panels stay clear of them. Drawn just before
-    the wedges, once the layout engine has sized the axes; the record measures what it left."""
+    """Fits the pie and its labels to the axes at draw time, once the layout engine has sized
+    them: the pie shrinks until every wedge label lies inside the axes (so the title, placed
+    above the axes, and the neighbouring panels stay clear of them); where that would leave
+    it under :data:`ROOMY_RADIUS`, or two labels overlap, the labels shrink too, down to
+    :data:`FLOOR_PT`. Drawn just before the wedges; the record measures what it left."""
 
     def __init__(self, ax: Axes, wedges: list[Wedge], texts: list[Text]) -> None:
         super().__init__()
         self.set_zorder(min(w.get_zorder() for w in wedges) - 0.01)
         self.set_in_layout(False)
         self._ax, self._wedges, self._texts = ax, wedges, texts
+        self._size = float(texts[0].get_fontsize()) if texts else FLOOR_PT
 
     def draw(self, renderer: RendererBase) -> None:
+        size = self._size
+        while True:
+            for text in self._texts:
+                text.set_fontsize(size)
+            radius = self._radius(renderer)
+            for wedge, text in zip(self._wedges, self._texts, strict=True):
+                wedge.set_radius(radius)
+                _clear_of_the_pie(text, (wedge.theta1 + wedge.theta2) / 2, radius)
+            roomy = radius >= ROOMY_RADIUS and not self._overlapping(renderer)
+            if roomy or size <= FLOOR_PT:
+                return
+            size = max(FLOOR_PT, size * 0.9)
+
+    def _radius(self, renderer: RendererBase) -> float:
+        """The largest radius (at most 1) at which every label, at its size, fits the axes."""
         ax = self._ax
         (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
         per_px = (x1 - x0) / max(ax.bbox.width, 1.0)  # equal aspect: one scale for x and y
@@ -202,22 +224,19 @@ class PieFitter(Artist):
         for wedge, text in zip(self._wedges, self._texts, strict=True):
             angle = np.radians((wedge.theta1 + wedge.theta2) / 2)
             box = text.get_window_extent(renderer)
-            for along, size, centred in (
-                (
-                    abs(np.cos(angle)),
-                    box.width * per_px,
-                    text.get_horizontalalignment() == "center",
-                ),
-                (abs(np.sin(angle)), box.height * per_px, text.get_verticalalignment() == "center"),
+            ha, va = text.get_horizontalalignment(), text.get_verticalalignment()
+            for along, extent, centred in (
+                (abs(np.cos(angle)), box.width * per_px, ha == "center"),
+                (abs(np.sin(angle)), box.height * per_px, va == "center"),
             ):
-                room = half - (size / 2 if centred else size)
+                room = half - (extent / 2 if centred else extent)
                 if along > 1e-6:
                     radius = min(radius, room / (LABEL_GAP * along))
-        radius = max(MIN_RADIUS, radius)
-        if radius < 1.0:
-            for wedge, text in zip(self._wedges, self._texts, strict=True):
-                wedge.set_radius(radius)
-                _clear_of_the_pie(text, (wedge.theta1 + wedge.theta2) / 2, radius)
+        return max(MIN_RADIUS, radius)
+
+    def _overlapping(self, renderer: RendererBase) -> bool:
+        boxes = [t.get_window_extent(renderer) for t in self._texts]
+        return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
 
 
 register(PieKind())
