@@ -7,6 +7,7 @@ objects. Field names follow ``shared/DESIGN.md``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -22,6 +23,14 @@ ElementKind = str
 one a registered plot kind declares (``figgen.kinds.element_tables().names``)."""
 
 BBox = tuple[float, float, float, float]
+
+
+def as_bbox(stored: Sequence[float]) -> BBox:
+    """A stored ``[x0, y0, x1, y1]`` as a box; another length is a ValueError."""
+    x0, y0, x1, y1 = stored
+    return (x0, y0, x1, y1)
+
+
 Occluder = Literal["legend", "frame", "marks"]
 _OPTIONAL = (
     "text",
@@ -74,8 +83,7 @@ class Element:
     @classmethod
     def from_dict(cls, element: dict[str, Any]) -> Element:
         """Read a stored element (the inverse of :meth:`to_dict`)."""
-        x0, y0, x1, y1 = element["bbox"]
-        out = cls(element["id"], element["kind"], element["panel"], (x0, y0, x1, y1))
+        out = cls(element["id"], element["kind"], element["panel"], as_bbox(element["bbox"]))
         for key in _OPTIONAL:
             if key in element:
                 setattr(out, key, element[key])

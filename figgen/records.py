@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
 from figgen.plain import as_plain_dict
-from figgen.record import BBox, Element, field_names, load_record, parse_record
+from figgen.record import BBox, Element, as_bbox, field_names, load_record, parse_record
 from figgen.registry import Registry
 from figgen.sample.params import PanelParams, read_params
 from figgen.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
@@ -482,9 +482,7 @@ class SetEvidence:
     def from_dict(cls, stored: dict[str, Any]) -> SetEvidence:
         sizes = {figure: [(w, h) for w, h in shown] for figure, shown in stored["sizes"].items()}
         evidence = {
-            qid: SetEvidenceEntry(
-                entry["figure"], [(i, (b[0], b[1], b[2], b[3])) for i, *b in entry["boxes"]]
-            )
+            qid: SetEvidenceEntry(entry["figure"], [(i, as_bbox(b)) for i, *b in entry["boxes"]])
             for qid, entry in stored["evidence"].items()
         }
         return cls(sizes, evidence)

@@ -22,7 +22,7 @@ from figgen.multichart.questions import Ask, Target
 from figgen.multichart.spec import GraphSpec, Label
 from figgen.multichart.values import Value, Vector
 from figgen.plain import as_plain_dict
-from figgen.record import BBox
+from figgen.record import BBox, as_bbox
 from figgen.records import Generator
 
 Added = Literal["compensation", "extended"]
@@ -67,7 +67,7 @@ class AskedIn:
     @classmethod
     def from_dict(cls, stored: dict[str, Any]) -> AskedIn:
         evidence = {
-            image: [_bbox(box) for box in boxes] for image, boxes in stored["evidence"].items()
+            image: [as_bbox(box) for box in boxes] for image, boxes in stored["evidence"].items()
         }
         return cls(stored["qid"], stored["hops"], stored["nodes"], stored["images"], evidence)
 
@@ -81,10 +81,6 @@ class AskedIn:
                 image: [list(box) for box in boxes] for image, boxes in self.evidence.items()
             },
         }
-
-
-def _bbox(box: list[float]) -> BBox:
-    return (box[0], box[1], box[2], box[3])
 
 
 @dataclass

@@ -83,9 +83,9 @@ def record_paths(directory: Path) -> list[Path]:
     return paths
 
 
-def _build_kinds(directory: Path) -> tuple[str, ...] | None:
-    """The kinds the build's config could draw (from its manifest), or None for the default."""
-    weights = _build_config(directory).get("kinds")
+def _build_kinds(config: dict[str, Any]) -> tuple[str, ...] | None:
+    """The kinds a build's config could draw, or None for the default."""
+    weights = config.get("kinds")
     return offered_kinds(weights) if isinstance(weights, dict) else None
 
 
@@ -134,8 +134,8 @@ def _write_qa(root: Path, paths: list[Path]) -> dict[str, Any]:
         atomic_text(root / QA_FILE) as qa_out,
         atomic_text(root / DESCRIPTIONS_FILE) as descriptions_out,
     ):
-        kinds = _build_kinds(root)
-        keep = balance_table(_build_config(root))
+        config = _build_config(root)
+        kinds, keep = _build_kinds(config), balance_table(config)
         for path in paths:
             try:
                 data = path.read_bytes()
