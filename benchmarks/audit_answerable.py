@@ -1,7 +1,7 @@
 """Audit a build for questions whose answer the picture hides; counts per problem and family.
 
 ``python benchmarks/audit_answerable.py DIR [BASELINE_DIR]`` reads ``DIR/figures/*.json`` and
-``DIR/qa.jsonl`` and prints, independently of :mod:`figgen.vqa.answerable` (its own axis maps,
+``DIR/qa.jsonl`` and prints, independently of :mod:`figgen.vqa.api.answerable` (its own axis maps,
 from the tick labels, and its own contour tracing, through matplotlib's contour engine):
 
 - ``under_legend``: value or shape questions on a line series or point set with a vertex inside
@@ -16,7 +16,7 @@ from the tick labels, and its own contour tracing, through matplotlib's contour 
   matplotlib draws at the stored levels;
 - ``unchecked``: items an axis map could not be made for (offset text, too few ticks).
 
-and what a person cannot tell apart (``figgen.vqa.answerable``'s by-eye rules, checked here
+and what a person cannot tell apart (``figgen.vqa.api.answerable``'s by-eye rules, checked here
 with their own geometry):
 
 - ``look-alike line items``: questions naming one line of several where another line of the
@@ -51,8 +51,8 @@ import matplotlib.style
 import numpy as np
 from matplotlib.path import Path as MplPath
 
-from figgen.sample.colour_distance import colour_difference
-from figgen.vqa.measures import tick_number
+from figgen._util.colour_distance import colour_difference
+from figgen.vqa.api.reading.measures import tick_number
 
 SERIES_FAMILIES = frozenset(
     {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}

@@ -21,15 +21,15 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from figgen.build import build_dataset
+from figgen.build.dataset import build_dataset
 from figgen.eval.blind.compare import chance_accuracy, correct
 from figgen.eval.blind.fit import FOLDS, cross_fit
 from figgen.eval.blind.models import BASELINES, answer_class
-from figgen.record import load_record
+from figgen.schema.qa_item import QAItem, read_items
+from figgen.schema.record import load_record
 from figgen.vqa import questions_for_record
-from figgen.vqa.balance import FIXED_BY_PAPER
+from figgen.vqa.api.balance import FIXED_BY_PAPER
 from figgen.vqa.files import record_paths
-from figgen.vqa.item import QAItem, read_items
 
 MARGIN = 0.10
 """A blind baseline more than this above chance means a family can be gamed."""

@@ -195,8 +195,8 @@ def drawn_as_clusters(panel: dict, aspect: float) -> bool:
     """Two or more mixture components at least 1.5 times their RMS radii apart (a looser
     rule than the n_clusters question's, to find descriptions that miss visible clusters)."""
     import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
-    from figgen.records import PanelRecord
-    from figgen.vqa.trends import separated_mixture
+    from figgen.schema.records import PanelRecord
+    from figgen.vqa.api.reading.trends import separated_mixture
 
     n = separated_mixture(PanelRecord.from_dict(panel), aspect, min_points=5, gap=1.5)
     return n is not None and n >= 2
@@ -211,7 +211,7 @@ def aspect(record: dict, index: int) -> float:
 
 
 def cut_alt(alt: str, record: dict) -> bool:
-    from figgen.vqa.spoken import spoken
+    from figgen.words.spoken import spoken
 
     if len(alt) > 150 or "..." in alt or "\u2026" in alt or alt.count('"') % 2:
         return True

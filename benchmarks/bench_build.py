@@ -53,16 +53,16 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
-from figgen.build import write_figure
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict, load_config, preset_names
-from figgen.generate import generate_figure
+from figgen.build import BuildStore, LocalPool
+from figgen.build.dataset import write_figure
+from figgen.build.figure import generate_figure
+from figgen.build.memory import TaskUsage, measured
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict, load_config, preset_names
 from figgen.kinds import KINDS
 from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.render.png import PNG_ENCODERS, PngSettings
-from figgen.scale import BuildStore, LocalPool
-from figgen.scale.memory import TaskUsage, measured
-from figgen.spec import FigureSpec
+from figgen.schema.spec import FigureSpec
 from figgen.vqa import describe_record, questions_for_record
 
 SCALE_CONFIGS = ["default", *preset_names()]
@@ -81,7 +81,7 @@ def bare_render(spec: FigureSpec, settings: PngSettings) -> tuple[float, float]:
 
 
 def _warm_worker(seconds: float) -> None:
-    import figgen.generate  # noqa: F401  (imports matplotlib and the fonts)
+    import figgen.build.figure  # noqa: F401  (imports matplotlib and the fonts)
 
     time.sleep(seconds)  # hold this worker so each warm-up call lands on another one
 
@@ -288,8 +288,8 @@ def ceiling_report(n: int, seed: int, repeats: int, cfg: FigureConfig) -> None:
 AGAINST_CHILD = """
 import json, sys, time
 import figgen
-from figgen.config import config_from_dict
-from figgen.generate import generate_figure
+from figgen.config.load import config_from_dict
+from figgen.build.figure import generate_figure
 from figgen.kinds import KINDS
 
 cfg, seed = config_from_dict(json.loads(sys.argv[1])), int(sys.argv[2])

@@ -37,11 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the fake vendor server lives with the tests
 
-from figgen.eval.answers import read_answers  # noqa: E402
-from figgen.eval.dataset import EvalDataset, load_dataset  # noqa: E402
-from figgen.eval.estimate import estimate_run  # noqa: E402
-from figgen.eval.prices import PriceTable, load_prices  # noqa: E402
-from figgen.eval.tokens import ImageRule  # noqa: E402
+from figgen.eval.cost.prices import PriceTable, load_prices  # noqa: E402
+from figgen.eval.cost.tokens import ImageRule  # noqa: E402
+from figgen.eval.run.dataset import EvalDataset, load_dataset  # noqa: E402
+from figgen.eval.run.estimate import estimate_run  # noqa: E402
+from figgen.schema.answers import read_answers  # noqa: E402
 
 RULES: dict[str, ImageRule] = {
     "gpt": "openai-tiles",
@@ -98,7 +98,7 @@ async def _measure_run(
 
     from figgen.eval.batch import BatchPolicy, batch_backend, run_batch
     from figgen.eval.providers import make_provider
-    from figgen.eval.runner import RunOptions, run_questions
+    from figgen.eval.run.runner import RunOptions, run_questions
     from tests.eval.fake_vendors import FakeVendors
 
     os.environ.update(monkey_env)
@@ -110,7 +110,7 @@ async def _measure_run(
         base = server.root_url + ("/v1" if vendor == "openai" else "")
         provider = make_provider(model, base_url=base, cache=cache)
         if vendor == "openai":  # as against api.openai.com: Responses API, prompt_cache_key
-            from figgen.eval.providers.openai import OPENAI_LIMITS, OpenAIProvider
+            from figgen.eval.providers.openai_provider import OPENAI_LIMITS, OpenAIProvider
 
             assert isinstance(provider, OpenAIProvider)
             provider.api = "responses"

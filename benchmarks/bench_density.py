@@ -62,9 +62,9 @@ def _density_pass(
 
     from figgen.density.manifest import load_manifest
     from figgen.density.run import run_density
-    from figgen.eval.prices import ModelPrice, PriceTable
+    from figgen.eval.cost.prices import ModelPrice, PriceTable
     from figgen.eval.providers import MockProvider, make_provider
-    from figgen.eval.runner import RetryPolicy, RunOptions
+    from figgen.eval.run.runner import RetryPolicy, RunOptions
 
     manifest = load_manifest(folder)
     # the mock replays the true tables written beforehand, as eval's mock replays one answer
@@ -102,11 +102,11 @@ def bench_run(n_figures: int, tmp: Path) -> None:
 
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
     from figgen.density.manifest import load_manifest
     from figgen.density.run import compound_items
-    from figgen.eval.dataset import EvalDataset, load_dataset, select_items
-    from figgen.eval.prepare import ImagePreparer
+    from figgen.eval.run.dataset import EvalDataset, load_dataset, select_items
+    from figgen.eval.run.prepare import ImagePreparer
 
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_eval import LoopbackServer, _run

@@ -2,7 +2,7 @@
 
 describe:  ``describe_record`` (spoken text, names, readings, hedged Level 3, alt text).
 questions: ``questions_for_record`` on the same record, the step every build already pays.
-spoken:    ``figgen.vqa.spoken.spoken`` on every title and label, cache cleared, against
+spoken:    ``figgen.words.spoken.spoken`` on every title and label, cache cleared, against
            pylatexenc's plain ``LatexNodes2Text`` on the same strings (what the LaTeX-normalised
            CER uses), also uncached.
 
@@ -27,12 +27,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, load_config
-from figgen.eval.metrics import normalize_text
-from figgen.record import make_record
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, load_config
+from figgen.eval.scoring.metrics import normalize_text
+from figgen.schema.record import make_record
 from figgen.vqa import describe_record, questions_for_record
-from figgen.vqa.spoken import spoken
+from figgen.words.spoken import spoken
 
 
 def composed(n: int, seed: int, config: FigureConfig) -> list[dict[str, Any]]:

@@ -153,9 +153,9 @@ def _run(
     dataset: Any, items: list[Any], base_url: str | None, images: Any, concurrency: int, out: Path
 ) -> float:
     """Wall time of one run; ``base_url`` None asks the offline mock provider instead."""
-    from figgen.eval.prices import ModelPrice, PriceTable
+    from figgen.eval.cost.prices import ModelPrice, PriceTable
     from figgen.eval.providers import MockProvider, make_provider
-    from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
+    from figgen.eval.run.runner import RetryPolicy, RunOptions, run_questions
 
     async def go() -> None:
         provider = (
@@ -186,7 +186,7 @@ def _run(
 
 
 def bench_run(dataset: Any, items: list[Any], args: argparse.Namespace, tmp: Path) -> None:
-    from figgen.eval.prepare import ImagePreparer
+    from figgen.eval.run.prepare import ImagePreparer
 
     instant = LoopbackServer(args.max_pixels, 0.0)
     slow = LoopbackServer(args.max_pixels, args.latency)
@@ -283,9 +283,9 @@ def synthetic_answers(items: list[Any], n: int) -> tuple[list[Any], list[dict[st
 
 
 def bench_scoring(dataset: Any, items: list[Any], n: int) -> None:
-    from figgen.eval.aggregate import build_metrics
-    from figgen.eval.dataset import EvalDataset
-    from figgen.eval.prices import PriceTable
+    from figgen.eval.cost.prices import PriceTable
+    from figgen.eval.report.aggregate import build_metrics
+    from figgen.eval.run.dataset import EvalDataset
 
     questions, rows = synthetic_answers(items, n)
     big = EvalDataset(dataset.root, questions)
@@ -317,7 +317,7 @@ def main() -> None:
         serve(args.port, args.max_pixels, args.latency)
         return
 
-    from figgen.eval.dataset import load_dataset, select_items
+    from figgen.eval.run.dataset import load_dataset, select_items
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -325,7 +325,7 @@ def main() -> None:
         if data is None:
             from typer.testing import CliRunner
 
-            from figgen.cli import app
+            from figgen._cli.main import app
 
             data = tmp / "data"
             CliRunner().invoke(

@@ -32,12 +32,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from figgen.build import build_dataset
-from figgen.config import FigureConfig
+from figgen.build.dataset import build_dataset
+from figgen.config.load import FigureConfig
 from figgen.export.coco import export_coco
 from figgen.export.hf import export_hf
-from figgen.export.lmms_eval import export_lmms_eval
-from figgen.export.vlmevalkit import export_vlmevalkit
+from figgen.harness.lmms.export import export_lmms_eval
+from figgen.harness.vlmevalkit.export import export_vlmevalkit
 from figgen.vqa.files import write_qa
 
 

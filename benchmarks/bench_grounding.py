@@ -21,16 +21,16 @@ from pathlib import Path
 
 from PIL import Image
 
-from figgen.eval.aggregate import score_rows
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset
-from figgen.eval.grounding_report import location_scores
-from figgen.eval.prices import PriceTable
-from figgen.eval.prompt import locatable
+from figgen.eval.cost.prices import PriceTable
 from figgen.eval.providers import make_provider
-from figgen.eval.runner import RunOptions, run_questions
+from figgen.eval.report.aggregate import score_rows
+from figgen.eval.report.grounding import location_scores
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.prompt import locatable
+from figgen.eval.run.runner import RunOptions, run_questions
 from figgen.perturb import KINDS, apply_plan, parse_kinds, plan_figure
-from figgen.record import load_record
+from figgen.schema.answers import read_answers
+from figgen.schema.record import load_record
 
 
 def _copy(image: Image.Image) -> bytes:

@@ -7,7 +7,7 @@
 - small: 150 figures of scatter panels only with 10-25 points (10-50 in a mixture), seed 2,
   where groups have few points each,
 
-and runs :func:`figgen.vqa.features.groups` of the figgen on the path over every scatter
+and runs :func:`figgen.vqa.api.reading.features.groups` of the figgen on the path over every scatter
 panel. It prints, per sample and generating distribution, the panels, how many have groups and
 how many have as many groups as generating centres. Rows: ``clusters apart`` (a Gaussian
 mixture whose centres lie at least 1.5 times the sum of their clusters' RMS radii apart, the
@@ -17,7 +17,7 @@ on ``PYTHONPATH`` for the before column.
 
 ``--null`` instead simulates the statistics' one-group reference (a uniform box of n points
 split by Ward) and prints their percentiles beside the thresholds
-:mod:`figgen.vqa.features` uses.
+:mod:`figgen.vqa.api.reading.features` uses.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 from audit_descriptions import drawn_as_clusters
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
-from figgen.vqa import features
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
+from figgen.vqa.api.reading import features
 
 SAMPLES = {
     "default": ({}, 1, 400),

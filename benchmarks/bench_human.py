@@ -26,11 +26,11 @@ import time
 import urllib.request
 from pathlib import Path
 
-from figgen.build import build_dataset
-from figgen.config import load_config
-from figgen.eval.answers import read_answers
+from figgen.build.dataset import build_dataset
+from figgen.config.load import load_config
 from figgen.human.server import HumanServer, human_server
 from figgen.human.study import Study, open_study
+from figgen.schema.answers import read_answers
 
 AIM_MS = 50.0
 

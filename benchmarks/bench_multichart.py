@@ -42,11 +42,11 @@ from pathlib import Path
 import numpy as np
 from bench_build import bare_render
 
-from figgen.config import FigureConfig
-from figgen.eval.dataset import load_dataset
-from figgen.eval.prices import PriceTable
+from figgen.config.load import FigureConfig
+from figgen.eval.cost.prices import PriceTable
 from figgen.eval.providers import MockProvider
-from figgen.eval.runner import RunOptions, run_questions
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.runner import RunOptions, run_questions
 from figgen.multichart.build import _rng, build_set, build_sets, sample_values
 from figgen.multichart.conversation import run_conversations
 from figgen.multichart.graph import build_graph
@@ -57,8 +57,8 @@ from figgen.multichart.records import load_sets
 from figgen.multichart.render import render_image
 from figgen.multichart.scenarios import load_scenario, scenario_names
 from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
-from figgen.record import spec_from_record
 from figgen.render.png import PngSettings
+from figgen.schema.record import spec_from_record
 
 
 def one_set(name: str, seed: int, cfg: FigureConfig) -> dict[str, float]:

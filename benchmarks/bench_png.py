@@ -16,8 +16,8 @@ import time
 import numpy as np
 from PIL import Image
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig
 from figgen.render.canvas import build_figure, style_context
 from figgen.render.png import PngSettings, encode_rgba
 

@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from figgen.build import build_dataset
-from figgen.config import load_config
-from figgen.eval.answers import AnswerRow
+from figgen.build.dataset import build_dataset
+from figgen.config.load import load_config
+from figgen.schema.answers import AnswerRow
 from figgen.view import write_view
 
 

@@ -19,8 +19,8 @@ from contextlib import contextmanager
 
 import figgen.render as render_module
 import figgen.render.canvas as canvas_module
-from figgen.config import FigureConfig
-from figgen.generate import generate_figure
+from figgen.build.figure import generate_figure
+from figgen.config.load import FigureConfig
 from figgen.render import legend_place
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig
 
 
 def reference_sizes(folder: Path) -> list[tuple[str, int, int]]:

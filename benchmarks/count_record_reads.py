@@ -12,8 +12,8 @@ DIR`` (a ``figgen multichart build``) also every key of its set records and
 ``set_evidence.json``. Keys that name something else too (``"id"``, ``"kind"``, ``"panel"`` of
 a QA item, ``"x"`` of a config range) are counted wherever they occur, so the numbers are an
 upper bound on record reads; ``--by-receiver`` adds the split by the subscripted expression's
-root name. The record module (``figgen/record.py``, ``figgen/records.py``,
-``figgen/multichart/records.py`` for the set records, and ``figgen/sample/params.py`` for
+root name. The record module (``figgen/schema/record.py``, ``figgen/schema/records.py``,
+``figgen/multichart/records.py`` for the set records, and ``figgen/schema/params.py`` for
 ``params``) is reported apart: it is where the reads belong. It also counts ``dict[str, Any]``
 annotations per package.
 

@@ -216,13 +216,13 @@ def eval_scenario(data: Path, answers_file: Path, server: AnswerServer, prices: 
         state["on_disk"] = set()
 
     def before_rerun() -> None:
-        from figgen.eval.answers import read_answers
+        from figgen.schema.answers import read_answers
 
         state["on_disk"] = {r["qid"] for r in read_answers(answers_file) if r["error"] is None}
         server.asked.clear()
 
     def judge() -> Outcome:
-        from figgen.eval.answers import read_answers
+        from figgen.schema.answers import read_answers
 
         rows = read_answers(answers_file)
         answered = Counter(r["qid"] for r in rows if r["error"] is None)

@@ -16,9 +16,9 @@ then writes ``path sha256`` per file (sorted) to ``--write FILE`` or compares wi
 ``--against FILE``, printing what differs and, last, ``files that differ: N``.
 
 Clock readings are not outputs: JSON files are hashed without keys that hold latencies
-(``VOLATILE_KEYS``) and with rows of dicts sorted, answer rows in qid order (they are appended as calls finish), the
-lmms-eval task with its folder's path masked, and the two multichart report files that print
-latencies (``VOLATILE_FILES``) are left out.
+(``VOLATILE_KEYS``) and with rows of dicts sorted, answer rows in qid order (they are appended as
+calls finish), the lmms-eval task with its folder's path masked, and the two multichart report files
+that print latencies (``VOLATILE_FILES``) are left out.
 
     python benchmarks/reference_outputs.py --out /tmp/ref --write /tmp/ref.sha256
     python benchmarks/reference_outputs.py --out /tmp/ref2 --against /tmp/ref.sha256

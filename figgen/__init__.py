@@ -1,6 +1,6 @@
 """figgen: synthetic multi-panel scientific figures with exact ground truth.
 
-The pipeline is ``seed -> FigureSpec -> render -> record``; see ``figgen.build`` for the
+The pipeline is ``seed -> FigureSpec -> render -> record``; see ``figgen.build.dataset`` for the
 dataset builder and ``figgen.vqa`` / ``figgen.eval`` for questions and scoring.
 """
 
@@ -8,22 +8,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from figgen.lazy import lazy_exports
-from figgen.version import __version__
+from figgen._util.lazy import lazy_exports
+from figgen._util.version import __version__
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig, load_config
+    from figgen.config.load import FigureConfig, load_config
     from figgen.errors import FiggenError
-    from figgen.spec import FigureSpec, PanelSpec
+    from figgen.schema.spec import FigureSpec, PanelSpec
 
 __getattr__ = lazy_exports(
     __name__,
     {
-        "FigureConfig": "figgen.config",
-        "load_config": "figgen.config",
+        "FigureConfig": "figgen.config.load",
+        "load_config": "figgen.config.load",
         "FiggenError": "figgen.errors",
-        "FigureSpec": "figgen.spec",
-        "PanelSpec": "figgen.spec",
+        "FigureSpec": "figgen.schema.spec",
+        "PanelSpec": "figgen.schema.spec",
     },
 )
 """Imported on first use, so ``import figgen.<part>`` does not load matplotlib for every part

@@ -1,3 +1,3 @@
-from figgen.launch import main
+from figgen._cli.launch import main
 
 main()

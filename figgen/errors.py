@@ -24,3 +24,7 @@ class BuildInterrupted(FiggenError):
     def __init__(self, kept: int) -> None:
         super().__init__(f"interrupted: {kept} figures kept; run the same command to resume")
         self.kept = kept
+
+
+class RepairFailed(FiggenError):
+    """The layout could not be freed of overlaps within the attempt budget."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.config import FigureConfig, load_config
+from figgen.config.load import FigureConfig, load_config
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +17,7 @@ def small_config() -> FigureConfig:
 
 @pytest.fixture(scope="session")
 def small_build(tmp_path_factory: pytest.TempPathFactory, small_config: FigureConfig) -> Path:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     out = tmp_path_factory.mktemp("build") / "ds"
     build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from figgen.build import build_dataset, write_figure
-from figgen.cli import app
-from figgen.config import FigureConfig
+from figgen._cli.main import app
+from figgen.build import BuildStore
+from figgen.build.dataset import build_dataset, write_figure
+from figgen.config.load import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
-from figgen.scale import BuildStore
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -155,7 +155,7 @@ def test_foreign_folder_and_unwritable_folder_are_refused(tmp_path: Path) -> Non
 
 
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:
-    from figgen.cli import main
+    from figgen._cli.main import main
 
     bad = tmp_path / "bad.toml"
     bad.write_text("[text]\ntitel_p = 0.3\n")
@@ -206,7 +206,7 @@ def test_cli_build_and_show(tmp_path: Path, small_build: Path) -> None:
     assert boxed.width == width and boxed.height > height  # the key sits below the image
     assert boxed.crop((0, 0, width, height)).tobytes() != original.tobytes()
     # the key shows a swatch of every drawn kind's colour, and no other colour of a kind
-    from figgen.show import kind_colours
+    from figgen.view.boxes_png import kind_colours
 
     record = json.loads((small_build / "figures" / "fig-000001.json").read_text())
     drawn = {e["kind"] for e in record["elements"]} - {"figure"}

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.config import FigureConfig, config_from_dict, load_config
+from figgen.config.load import FigureConfig, config_from_dict, load_config
 from figgen.errors import ConfigError
 
 

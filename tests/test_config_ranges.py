@@ -18,10 +18,10 @@ from annotated_types import Ge, Gt, Le, Lt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from figgen.compose import sample_figure, sample_footprint
-from figgen.config import FigureConfig, config_from_dict, load_config
+from figgen.build.sampling import sample_figure, sample_footprint
+from figgen.config.load import FigureConfig, config_from_dict, load_config
+from figgen.config.sections.fields import bounds_of
 from figgen.errors import ConfigError
-from figgen.sections import bounds_of
 
 Probe = tuple[str, str, str, float, float]  # section, key, "int"/"float"/"range", low, high
 
@@ -138,7 +138,7 @@ def test_a_bound_and_one_past_it(tmp_path: Path) -> None:
 )
 @given(overrides(max_fields=6))
 def test_any_accepted_config_builds(tmp_path_factory: pytest.TempPathFactory, values: dict) -> None:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     # on top of the tiny preset, so most examples stay small; the overrides may still grow them
     base = load_config("tiny").to_dict()
@@ -164,7 +164,7 @@ def test_any_accepted_config_builds(tmp_path_factory: pytest.TempPathFactory, va
     ],
 )  # fmt: skip
 def test_the_tightest_corners_lay_out(tmp_path: Path, values: dict[str, Any]) -> None:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     base = load_config("tiny").to_dict()
     for section, entries in values.items():

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from figgen.config import FigureConfig
-from figgen.generate import generate_figure
+from figgen.build.figure import generate_figure
+from figgen.config.load import FigureConfig
 from figgen.kinds import KINDS
 from figgen.kinds.line import LineStyle
-from figgen.record import dumps_record, load_record
-from figgen.records import PANEL_DATA, PANEL_STYLE, Record
+from figgen.schema.record import dumps_record, load_record
+from figgen.schema.records import PANEL_DATA, PANEL_STYLE, Record
 
 
 def _same_after_round_trip(stored: dict[str, Any]) -> None:

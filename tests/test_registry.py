@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from figgen._util.registry import Registry
 from figgen.errors import FiggenError
-from figgen.registry import Registry
 
 
 def test_a_name_registered_twice_is_refused() -> None:

@@ -7,9 +7,9 @@ import statistics
 
 import pytest
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig
-from figgen.spec import FigureSpec
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig
+from figgen.schema.spec import FigureSpec
 
 TOKEN = re.compile(r"\$[^$]*\$|[^\s$]+")
 

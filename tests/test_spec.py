@@ -5,9 +5,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig
-from figgen.spec import FigureSpec
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig
+from figgen.schema.spec import FigureSpec
 
 CFG = FigureConfig()
 
@@ -45,9 +45,9 @@ def test_plain_dicts_equal_dataclasses_asdict_and_share_nothing() -> None:
     import dataclasses
     from collections import namedtuple
 
-    from figgen.compose import sample_figure
-    from figgen.config import FigureConfig
-    from figgen.plain import as_plain_dict
+    from figgen._util.plain import as_plain_dict
+    from figgen.build.sampling import sample_figure
+    from figgen.config.load import FigureConfig
 
     cfg = FigureConfig()
     for index in range(6):

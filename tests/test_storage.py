@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
+from figgen.store.storage import atomic_text, atomic_write_text, remove_stale_temporaries
 
 
 def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path: Path) -> None:

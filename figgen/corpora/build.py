@@ -28,7 +28,7 @@ from figgen.corpora.vocabulary import (
     top_words,
     weighted_counts,
 )
-from figgen.storage import atomic_write_text
+from figgen.store.storage import atomic_write_text
 
 logger = logging.getLogger(__name__)
 

@@ -104,7 +104,7 @@ def run(
 
     from figgen.density.manifest import load_manifest
     from figgen.density.run import oracle_provider, run_density
-    from figgen.eval.runner import RunSummary
+    from figgen.eval.run.runner import RunSummary
 
     setup = model_setup(shared)
     manifest = load_manifest(data)

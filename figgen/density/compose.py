@@ -35,10 +35,9 @@ from figgen.density.manifest import (
     load_manifest,
 )
 from figgen.density.tables import PAPER_KINDS, SourceChart, load_sources
-from figgen.errors import FiggenError
-from figgen.eval.image import PNG_COMPRESS_LEVEL
-from figgen.render import RepairFailed
-from figgen.storage import atomic_write_bytes, atomic_write_text
+from figgen.errors import FiggenError, RepairFailed
+from figgen.eval.providers.image import PNG_COMPRESS_LEVEL
+from figgen.store.storage import atomic_write_bytes, atomic_write_text
 
 if TYPE_CHECKING:
     from figgen.density.native import NativeCache
@@ -265,7 +264,7 @@ def _compound(
     )
     atomic_write_bytes(out / image, png)
     # a paper-mode compound pastes source images, so it has no figgen panels of its own; the
-    # empty list keeps it a record that figgen.record.parse_record reads
+    # empty list keeps it a record that figgen.schema.record.parse_record reads
     record = {"panels": [], **(native_record or {}), **compound.record(mode)}
     atomic_write_text(record_path, json.dumps(record) + "\n")
     return compound

@@ -2,7 +2,7 @@
 
 ``DIR/manifest.json`` is the reference that scoring aligns predicted tables against; each
 compound's image is ``DIR/figures/<id>.png`` beside a small record ``<id>.json``, which is
-what :class:`figgen.eval.dataset.EvalDataset` reads to find and size the image.
+what :class:`figgen.eval.run.dataset.EvalDataset` reads to find and size the image.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Compound:
     def from_record(cls, record: dict[str, Any]) -> Compound:
         """The compound a stored image record describes (the inverse of :meth:`record`): its
         figgen part read as a typed record, its own ``density`` part by key."""
-        from figgen.records import Record
+        from figgen.schema.records import Record
 
         typed, placed = Record.from_dict(record), record["density"]
         return cls(

@@ -31,7 +31,7 @@ from typing import Literal
 from rapidfuzz.distance import Levenshtein
 
 from figgen.density.tables import ChartTable, Row, XKind
-from figgen.eval.parse import Rejected, parse_number
+from figgen.eval.scoring.parse import Rejected, parse_number
 
 X_TOLERANCE = 0.05
 """Default numeric x tolerance: 5% of the chart's ground-truth x range (half the spacing of

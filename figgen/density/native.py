@@ -16,14 +16,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from figgen._util.plain import as_plain_dict
 from figgen.density.manifest import BBox
 from figgen.density.tables import SourceChart
 from figgen.errors import FiggenError
-from figgen.plain import as_plain_dict
-from figgen.record import Element
-from figgen.records import Record, open_record
-from figgen.spec import FigureSpec, LayoutSpec
-from figgen.storage import atomic_write_bytes, atomic_write_text
+from figgen.schema.record import Element
+from figgen.schema.records import Record, open_record
+from figgen.schema.spec import FigureSpec, LayoutSpec
+from figgen.store.storage import atomic_write_bytes, atomic_write_text
 
 NATIVE_CELL_IN = (4.0, 3.0)
 NATIVE_DPI = 200
@@ -39,7 +39,7 @@ class RenderedPanel:
 
 
 def _source_spec(source: SourceChart) -> FigureSpec:
-    from figgen.record import load_record, spec_from_record
+    from figgen.schema.record import load_record, spec_from_record
 
     if source.figure is None or source.panel is None:
         raise FiggenError(f"{source.id} is not a figgen panel; native mode needs a figgen build")
@@ -57,8 +57,8 @@ def render_panel(
     Without ``cell_in`` and ``dpi`` the figure has the panel's original cell size and dpi
     (the chart as its build drew it).
     """
-    from figgen.config import FigureConfig
-    from figgen.generate import render_to_record
+    from figgen.build.figure import render_to_record
+    from figgen.config.load import FigureConfig
 
     spec = _source_spec(source)
     if cell_in is None:

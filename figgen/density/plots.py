@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from figgen.eval.plots import Plot, plot_figure, save_plot
+from figgen.eval.scoring.plots import Plot, plot_figure, save_plot
 
 _NAMES = {"mae": "MAE", "rmse": "RMSE"}
 

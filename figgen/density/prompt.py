@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from figgen.vqa.wording import join
+from figgen.words.wording import join
 
 EXTRACTION_PROMPT = """\
 The image shows one or more charts (line charts or bar charts), possibly arranged in a grid.

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from figgen._util.markdown import table_text
 from figgen.density.analysis import (
     ERROR_METRICS,
     chart_rows,
@@ -21,10 +22,9 @@ from figgen.density.match import MATCHINGS, X_TOLERANCE, Matching
 from figgen.density.metrics import aggregate
 from figgen.density.plots import coverage_and_error, error_by_density, paired_plot
 from figgen.density.score import read_answer_files, score_rows
-from figgen.eval.plots import Plot
-from figgen.eval.tables import table_text
-from figgen.eval.usage import Usage
-from figgen.storage import atomic_write_text
+from figgen.eval.cost.usage import Usage
+from figgen.eval.scoring.plots import Plot
+from figgen.store.storage import atomic_write_text
 
 
 def build_metrics(

@@ -14,13 +14,13 @@ from pathlib import Path
 from figgen.density.manifest import DensityManifest, load_manifest
 from figgen.density.parse import parse_tables
 from figgen.density.prompt import extraction_prompt
-from figgen.eval.dataset import EvalDataset
-from figgen.eval.parse import ParsedAnswer
-from figgen.eval.prepare import ImagePreparer
 from figgen.eval.providers import MockProvider, Provider
-from figgen.eval.run_options import AskTask, RunOptions
-from figgen.eval.runner import RunSummary, run_questions
-from figgen.vqa.item import QAItem
+from figgen.eval.run.dataset import EvalDataset
+from figgen.eval.run.prepare import ImagePreparer
+from figgen.eval.run.run_options import AskTask, RunOptions
+from figgen.eval.run.runner import RunSummary, run_questions
+from figgen.eval.scoring.parse import ParsedAnswer
+from figgen.schema.qa_item import QAItem
 
 FAMILY = "density_table"
 TOKENS_PER_ROW = 12

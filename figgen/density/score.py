@@ -17,8 +17,8 @@ from figgen.density.match import X_TOLERANCE, Matching
 from figgen.density.metrics import CompoundScore, score_compound
 from figgen.density.parse import parse_tables
 from figgen.errors import FiggenError
-from figgen.eval.answers import latest_rows, read_answers
-from figgen.eval.usage import Usage
+from figgen.eval.cost.usage import Usage
+from figgen.schema.answers import latest_rows, read_answers
 
 
 @dataclass

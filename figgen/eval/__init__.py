@@ -1,6 +1,8 @@
 """Ask multimodal models figgen questions, parse their answers, score them and track cost."""
 
-from figgen.eval.metrics import (
+from figgen.eval.cost.prices import ModelPrice, PriceTable, load_prices
+from figgen.eval.cost.usage import Usage
+from figgen.eval.scoring.metrics import (
     align_lists,
     cer,
     cer_list,
@@ -11,10 +13,8 @@ from figgen.eval.metrics import (
     relaxed_match,
     ssmape,
 )
-from figgen.eval.parse import ParsedAnswer, parse_reply
-from figgen.eval.prices import ModelPrice, PriceTable, load_prices
-from figgen.eval.scoring import Score, score_answer
-from figgen.eval.usage import Usage
+from figgen.eval.scoring.parse import ParsedAnswer, parse_reply
+from figgen.eval.scoring.scoring import Score, score_answer
 
 __all__ = [
     "ModelPrice",

@@ -11,7 +11,7 @@ import typer
 from figgen.eval.cli_options import ModelArgs, model_options, model_setup
 
 if TYPE_CHECKING:
-    from figgen.eval.image import ImageFormat
+    from figgen.eval.providers.image import ImageFormat
 
 app = typer.Typer(
     help="Ask models the questions of a dataset and score their answers.", no_args_is_help=True
@@ -38,7 +38,7 @@ def _levels(text: str | None) -> list[int] | None:
 
 def _image_format(text: str) -> ImageFormat:
     from figgen.errors import FiggenError
-    from figgen.eval.image import MEDIA_TYPES
+    from figgen.eval.providers.image import MEDIA_TYPES
 
     for name in MEDIA_TYPES:
         if text.strip().casefold() in (name, "jpg" if name == "jpeg" else name):
@@ -85,11 +85,11 @@ def run(
     from dataclasses import replace
 
     from figgen.errors import FiggenError
-    from figgen.eval.dataset import load_dataset, select_items
-    from figgen.eval.grounding import prompt_mode
-    from figgen.eval.prepare import ImagePreparer
-    from figgen.eval.prompt import locatable
-    from figgen.eval.runner import RunSummary, run_questions
+    from figgen.eval.grounding.grounding import prompt_mode
+    from figgen.eval.run.dataset import load_dataset, select_items
+    from figgen.eval.run.prepare import ImagePreparer
+    from figgen.eval.run.prompt import locatable
+    from figgen.eval.run.runner import RunSummary, run_questions
 
     mode = prompt_mode(prompt)
     setup = model_setup(shared)
@@ -160,10 +160,10 @@ def score(
 ) -> None:
     """Score answers per level, family, plot kind and panel count; write metrics and report."""
     from figgen.errors import FiggenError
-    from figgen.eval.blind.report import near_blind_text
-    from figgen.eval.dataset import load_dataset
-    from figgen.eval.prices import load_prices
-    from figgen.eval.report import write_report
+    from figgen.eval.cost.prices import load_prices
+    from figgen.eval.report.blind import near_blind_text
+    from figgen.eval.report.report import write_report
+    from figgen.eval.run.dataset import load_dataset
 
     if hourly_rate is not None and not hourly_rate >= 0:
         raise FiggenError(f"--hourly-rate {hourly_rate} must be a number of USD, at least 0")
@@ -204,8 +204,8 @@ def robustness(
 ) -> None:
     """Accuracy deltas per perturbation against the clean set, per level and family, paired."""
     from figgen.errors import FiggenError
-    from figgen.eval.dataset import load_dataset
-    from figgen.eval.robustness import write_robustness
+    from figgen.eval.report.robustness import write_robustness
+    from figgen.eval.run.dataset import load_dataset
 
     files: dict[str, str | Path] = {}
     for text in perturbed:
@@ -256,13 +256,12 @@ def import_answers(
     import json
 
     from figgen.errors import FiggenError
-    from figgen.eval.dataset import load_dataset
-    from figgen.eval.harness_import import import_predictions
+    from figgen.eval.run.dataset import load_dataset
+    from figgen.harness.predictions import import_predictions
+    from figgen.store.storage import atomic_write_text
 
     if out.exists():
         raise FiggenError(f"{out} exists; choose another --out (it is left as it was)")
     rows = import_predictions(predictions, source.value, load_dataset(data), model)
-    staged = out.with_name(f".{out.name}.tmp")
-    staged.write_text("".join(json.dumps(row.to_dict()) + "\n" for row in rows), encoding="utf-8")
-    staged.replace(out)
+    atomic_write_text(out, "".join(json.dumps(row.to_dict()) + "\n" for row in rows))
     typer.echo(f"{out}: {len(rows)} answers of {rows[0].model}; score with figgen eval score")

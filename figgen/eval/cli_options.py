@@ -4,7 +4,7 @@
 A command declares one parameter ``shared: ModelArgs`` and the :func:`model_options`
 decorator puts the shared options in its place (so they are declared, documented and
 defaulted once); :func:`model_setup` turns their values into the provider factory and the
-:class:`~figgen.eval.run_options.RunOptions` the run functions take, so the commands cannot
+:class:`~figgen.eval.run.run_options.RunOptions` the run functions take, so the commands cannot
 drift apart in how they build providers, retries and prices.
 """
 
@@ -23,8 +23,8 @@ from figgen.errors import FiggenError
 
 if TYPE_CHECKING:
     from figgen.eval.providers import Provider
-    from figgen.eval.run_options import RunOptions
-    from figgen.eval.runner import RunSummary
+    from figgen.eval.run.run_options import RunOptions
+    from figgen.eval.run.runner import RunSummary
 
 OFFLINE_PROVIDERS = ("mock", "oracle", "chance", "blind")
 MOCK_NEEDS_SCRIPT = (
@@ -184,9 +184,9 @@ class ModelSetup:
 def model_setup(args: ModelArgs) -> ModelSetup:
     """Parse ``--option`` pairs, load prices and build the retry policy (errors in one line);
     what the run reports goes to the terminal."""
-    from figgen.eval.prices import load_prices
+    from figgen.eval.cost.prices import load_prices
     from figgen.eval.providers import AskConfig, parse_option, split_model
-    from figgen.eval.run_options import RetryPolicy, RunOptions
+    from figgen.eval.run.run_options import RetryPolicy, RunOptions
 
     options = dict(parse_option(text) for text in args.option or [])
     provider_name, _ = split_model(args.model)

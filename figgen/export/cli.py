@@ -80,7 +80,7 @@ def export(
     ),
 ) -> None:
     """Export a dataset as a Hub-ready HF folder, COCO boxes, an eval-harness task, or SFT data."""
-    from figgen.export.splits import SplitFractions
+    from figgen.schema.splits import SplitFractions
 
     fractions = SplitFractions.parse(splits)
     if format is ExportFormat.hf:
@@ -95,7 +95,7 @@ def export(
 
         typer.echo(f"wrote {export_coco(data_dir, out, overwrite=overwrite)}")
     elif format is ExportFormat.lmms_eval:
-        from figgen.export.lmms_eval import export_lmms_eval
+        from figgen.harness.lmms.export import export_lmms_eval
 
         path = export_lmms_eval(
             data_dir,
@@ -125,7 +125,7 @@ def export(
             f"LLaMA-Factory: --dataset_dir {out} --dataset {DATASET_NAME}"
         )
     else:
-        from figgen.export.vlmevalkit import DATASET_TYPES, export_vlmevalkit
+        from figgen.harness.vlmevalkit.export import DATASET_TYPES, export_vlmevalkit
 
         paths = export_vlmevalkit(
             data_dir,
@@ -170,7 +170,7 @@ def push(
     _check_license(license)
     from figgen.export.hf import HfOptions
     from figgen.export.hub import push_dataset
-    from figgen.export.splits import SplitFractions
+    from figgen.schema.splits import SplitFractions
 
     options = HfOptions(SplitFractions.parse(splits), name, license)
     result = push_dataset(data_dir, repo, options, private=private, token=token, dry_run=dry_run)

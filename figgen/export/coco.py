@@ -11,8 +11,8 @@ from typing import Any
 
 from figgen.export.provenance import provenance
 from figgen.export.source import BuiltDataset
-from figgen.record import Element
-from figgen.storage import staged_folder
+from figgen.schema.record import Element
+from figgen.store.storage import staged_folder
 
 ANNOTATIONS_FILE = "annotations.json"
 IMAGES_DIR = "images"

@@ -13,10 +13,10 @@ from figgen.export.provenance import CONFIG_FILE, provenance
 from figgen.export.schema import CONFIG_FEATURES, description_row, figure_row, qa_row
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SPLITS, SplitFractions, assign_splits
 from figgen.hf_card import CardFacts, check_card, render_card
-from figgen.records import Record
-from figgen.storage import staged_folder
+from figgen.schema.records import Record
+from figgen.schema.splits import SPLITS, SplitFractions, assign_splits
+from figgen.store.storage import staged_folder
 
 logger = logging.getLogger(__name__)
 

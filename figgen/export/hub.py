@@ -10,10 +10,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from figgen._util.redact import redact
 from figgen.errors import FiggenError
 from figgen.export.hf import HfOptions, write_hf_folder
 from figgen.export.source import BuiltDataset
-from figgen.secrets import redact
 
 logger = logging.getLogger(__name__)
 

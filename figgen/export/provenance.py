@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from figgen.export.source import BuiltDataset
-from figgen.records import Record
+from figgen.schema.records import Record
 
 CONFIG_FILE = "build_config.json"
 """Written beside the card when the build used a non-default config."""
@@ -25,7 +25,7 @@ class Provenance:
 def _non_default(config: Any) -> dict[str, Any] | None:
     if not isinstance(config, dict):
         return None
-    from figgen.config import config_from_dict
+    from figgen.config.load import config_from_dict
 
     return None if config == config_from_dict({}).to_dict() else config
 

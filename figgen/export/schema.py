@@ -1,7 +1,7 @@
 """The parquet schema of the HuggingFace export: its ``figures``, ``qa`` and ``descriptions``.
 
 ``figures`` (one row per figure, with every element's box) is the record's own table, shared
-with sharded builds (:mod:`figgen.record_rows`); ``qa`` has one row per question and
+with sharded builds (:mod:`figgen.schema.figure_row`); ``qa`` has one row per question and
 ``descriptions`` one per reference description (alt text beside it), each with its figure's
 image. Answers of mixed type are stored as JSON strings so one schema fits every row.
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 from datasets import Features, Image, List, Value
 
-from figgen.record_rows import FIGURE_FEATURES, figure_row, image_cell
-from figgen.vqa.item import QAItem
+from figgen.schema.figure_row import FIGURE_FEATURES, figure_row, image_cell
+from figgen.schema.qa_item import QAItem
 
 __all__ = [
     "CONFIG_FEATURES",

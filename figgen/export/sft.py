@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from figgen.errors import FiggenError
-from figgen.eval.prompt import prompt_text
 from figgen.eval.providers.offline import oracle_reply
+from figgen.eval.run.prompt import prompt_text
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import Split, SplitFractions, assign_splits
-from figgen.storage import staged_folder
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
+from figgen.schema.splits import Split, SplitFractions, assign_splits
+from figgen.store.storage import staged_folder
 
 if TYPE_CHECKING:
     from datasets import Dataset

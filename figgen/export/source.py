@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.records import Record, open_record
+from figgen.schema.qa_item import QAItem, read_items
+from figgen.schema.records import Record, open_record
 from figgen.vqa.files import DESCRIPTIONS_FILE
-from figgen.vqa.item import QAItem, read_items
 
 
 @dataclass(frozen=True)

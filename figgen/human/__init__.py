@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from figgen.lazy import lazy_exports
+from figgen._util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from figgen.human.sample import stratified_sample

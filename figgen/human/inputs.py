@@ -15,9 +15,9 @@ import re
 from typing import Any, Literal
 
 from figgen.errors import FiggenError
-from figgen.eval.parse import ParsedAnswer, Rejected, parse_number, parse_reply
-from figgen.export.vlmevalkit import plain_question
-from figgen.vqa.item import AnswerType, QAItem
+from figgen.eval.scoring.parse import ParsedAnswer, Rejected, parse_number, parse_reply
+from figgen.schema.answer_types import plain_question
+from figgen.schema.qa_item import AnswerType, QAItem
 
 InputKind = Literal["number", "pair", "choice", "choices", "list", "text"]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from figgen.errors import FiggenError
-from figgen.eval.dataset import EvalDataset
-from figgen.storage import atomic_write_text
-from figgen.vqa.item import QAItem
+from figgen.eval.run.dataset import EvalDataset
+from figgen.schema.qa_item import QAItem
+from figgen.store.storage import atomic_write_text
 
 T = TypeVar("T")
 

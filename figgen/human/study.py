@@ -1,6 +1,6 @@
 """One person's study: the sampled questions, the answers file, and recording an answer.
 
-Answers go through the runner's own :class:`~figgen.eval.answers.AnswerWriter`: one JSON
+Answers go through the runner's own :class:`~figgen.schema.answers.AnswerWriter`: one JSON
 line per answer, written whole and flushed before the page is told it is saved, so a killed
 server keeps every acknowledged answer and a line cut by the kill is skipped on reading.
 """
@@ -16,14 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from figgen.errors import FiggenError
-from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
-from figgen.eval.dataset import EvalDataset, load_dataset
+from figgen.eval.run.dataset import EvalDataset, load_dataset
 from figgen.human.inputs import InvalidAnswer, answer_reply, page_question
 from figgen.human.sample import StudyPlan, load_or_start_plan
-from figgen.vqa.item import QAItem
-
-HUMAN_PREFIX = "human:"
-"""Answers of people carry the model name ``human:NAME``."""
+from figgen.schema.answers import (
+    HUMAN_PREFIX,
+    AnswerRow,
+    AnswerWriter,
+    answered_qids,
+    is_human,
+    read_answers,
+)
+from figgen.schema.qa_item import QAItem
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -36,10 +40,6 @@ def human_model(annotator: str) -> str:
             "(at most 64, starting with a letter or digit)"
         )
     return HUMAN_PREFIX + annotator
-
-
-def is_human(model: str) -> bool:
-    return model.startswith(HUMAN_PREFIX)
 
 
 @dataclass

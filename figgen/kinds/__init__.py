@@ -1,6 +1,6 @@
 """Plot kinds, one module each; importing this package registers them all."""
 
-from figgen.kinds.base import (
+from figgen.kinds.api import (
     KINDS,
     Drawn,
     KindHooks,

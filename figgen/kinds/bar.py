@@ -19,33 +19,40 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 from pydantic import Field
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, same_vectors
-from figgen.density.chart_table import ChartTable, Row, number_text
-from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
-from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
-from figgen.kinds.marks import BAR, centres
-from figgen.record import Element
-from figgen.records import (
-    PanelData,
-    PanelRecord,
-    PanelStyle,
-    panel_data,
-    panel_style,
+from figgen.config.sections.fields import (
+    IntRange,
+    Probability,
+    Range,
+    Section,
+    Weights,
+    one_of,
+    within,
 )
+from figgen.kinds.api import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.shared.categories import (
+    category_words,
+    clear_leader,
+    distinct_colors,
+    quoted_names,
+)
+from figgen.kinds.shared.marks import BAR, centres
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.answerable import legend_boxes, mark_hidden
-from figgen.vqa.families import ERROR_BARS, Family, declare
-from figgen.vqa.numbers import round_sig
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, same_vectors
+from figgen.schema.record import Element
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.schema.truth_table import ChartTable, Row, number_text
+from figgen.vqa.api.answerable import legend_boxes, mark_hidden
+from figgen.vqa.api.families import ERROR_BARS, Family, declare
+from figgen.words.numerals import round_sig
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.records import Record
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
+    from figgen.vqa.api.context import FigureContext
 
 Mode = Literal["single", "grouped", "stacked"]
 MODES: tuple[str, ...] = get_args(Mode)

@@ -25,8 +25,8 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgb, to_rgba
 from pydantic import Field
 
-from figgen.element_kinds import mark
-from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
+from figgen.config.sections.fields import IntRange, Probability, Range, Section, within
+from figgen.kinds.api import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.box_data import (
     WHIS,
     BoxData,
@@ -48,19 +48,19 @@ from figgen.kinds.box_reading import (
     box_questions,
     box_sentences,
 )
-from figgen.kinds.categories import category_words, distinct_colors
-from figgen.kinds.marks import centres, point_marks
-from figgen.records import PanelRecord
+from figgen.kinds.shared.categories import category_words, distinct_colors
+from figgen.kinds.shared.marks import centres, point_marks
 from figgen.sample.rng import integer, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Range, Section, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.families import Family
+from figgen.schema.elements import mark
+from figgen.schema.records import PanelRecord
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.vqa.api.families import Family
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.vqa.api.context import FigureContext
 
 NOTCH_SIZE = 40
 """Notched panels draw at least this many values per group (where the config allows)."""

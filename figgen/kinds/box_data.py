@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.density.chart_table import ChartTable, Row, number_text
-from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer, sig, uniform
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.truth_table import ChartTable, Row, number_text
 
 WHIS = 1.5
 """Whiskers reach the furthest value within this many IQRs of the box (Tukey, matplotlib)."""

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, Summary
 from figgen.kinds.box_data import WHIS, BoxData, BoxStats, BoxStyle, box_stats
 from figgen.kinds.histogram import value_grid
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, Summary
 
 if TYPE_CHECKING:
-    from figgen.record import Element
-    from figgen.records import Record
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
 
 MEDIAN_LINE_GREY = "#333333"
 """The median line of an outlined box, dark on the light figure."""

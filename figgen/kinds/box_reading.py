@@ -9,18 +9,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from figgen.kinds.box_data import BoxData, BoxStats, BoxStyle
-from figgen.kinds.categories import clear_leader, quoted_names
-from figgen.records import PanelRecord
-from figgen.vqa.answerable import MAX_MARKER_OVERLAP, length_readable, marker_overlap
-from figgen.vqa.families import Family, declare
-from figgen.vqa.numbers import round_sig
-from figgen.vqa.readout import AxisReading, DrawnAxis, axis_reading, drawn_axis
-from figgen.vqa.wording import count
+from figgen.kinds.shared.categories import clear_leader, quoted_names
+from figgen.schema.records import PanelRecord
+from figgen.vqa.api.answerable import MAX_MARKER_OVERLAP, length_readable, marker_overlap
+from figgen.vqa.api.families import Family, declare
+from figgen.vqa.api.reading.readout import AxisReading, DrawnAxis, axis_reading, drawn_axis
+from figgen.words.numerals import round_sig
+from figgen.words.wording import count
 
 if TYPE_CHECKING:
-    from figgen.record import Element
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.schema.qa_item import Level
+    from figgen.schema.record import Element
+    from figgen.vqa.api.context import FigureContext
 
 _PLOT = "the box plot in {loc}"
 # fmt: off

@@ -1,8 +1,8 @@
 """Choropleth maps: real regions (US states, Mexican states) coloured by a value.
 
-The shapes come from the shapefiles inside the ``libpysal`` wheel (:mod:`figgen.kinds.regions`;
+The shapes come from the shapefiles inside the ``libpysal`` wheel (:mod:`figgen.kinds.map_regions`;
 nothing is downloaded). ``data`` holds ``region_set`` (a name in
-:data:`~figgen.kinds.regions.REGION_SETS`), ``regions`` (the printed labels, in the source's
+:data:`~figgen.kinds.map_regions.REGION_SETS`), ``regions`` (the printed labels, in the source's
 order), ``values`` (one per region), ``scheme`` (``continuous``: a colour bar;
 ``classed``: equal-interval classes in a legend) with ``bins`` (the class edges) and
 ``decimals`` (the legend's precision). Each region is a ``region`` element (``item``, ``value``
@@ -27,11 +27,16 @@ from matplotlib.patches import Patch
 from matplotlib.path import Path
 from pydantic import Field
 
-from figgen.element_kinds import ElementDecl
-from figgen.kinds.base import COLORMAPS, Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.colorbar import add_colorbar, colorbar_colormap
-from figgen.kinds.fit_text import TextFitter, text_colour
-from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
+from figgen.config.sections.fields import (
+    IntRange,
+    Probability,
+    Range,
+    Section,
+    Weights,
+    one_of,
+    within,
+)
+from figgen.kinds.api import COLORMAPS, Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.map_fields import (
     centroids,
     class_edges,
@@ -39,23 +44,26 @@ from figgen.kinds.map_fields import (
     mid_latitude,
     room_regions,
 )
-from figgen.kinds.marks import background, contrast_edge
-from figgen.kinds.regions import REGION_SET_NOUNS, REGION_SETS, project, region_set
-from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.kinds.map_regions import REGION_SET_NOUNS, REGION_SETS, project, region_set
+from figgen.kinds.shared.colorbar import add_colorbar, colorbar_colormap
+from figgen.kinds.shared.fit_text import TextFitter, text_colour
+from figgen.kinds.shared.gradient import CYCLIC_COLORMAPS, plane_direction
+from figgen.kinds.shared.marks import background, contrast_edge
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.colormap_words import colormap_sentence
-from figgen.vqa.families import COLORMAP, Family, declare
-from figgen.vqa.findings import Finding, ask_findings
-from figgen.vqa.readout import nice_step, spoken_number
-from figgen.vqa.wording import count, join
+from figgen.schema.elements import ElementDecl
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.vqa.api.families import COLORMAP, Family, declare
+from figgen.vqa.api.findings import Finding, ask_findings
+from figgen.vqa.api.reading.readout import nice_step, spoken_number
+from figgen.words.colormap_words import colormap_sentence
+from figgen.words.wording import count, join
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.vqa.api.context import FigureContext
 
 Scheme = Literal["continuous", "classed"]
 _MAP = "the map in {loc}"

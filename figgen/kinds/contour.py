@@ -15,37 +15,35 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from pydantic import Field
 
-from figgen.element_kinds import mark
-from figgen.kinds.base import (
-    COLORMAPS,
-    Drawn,
-    KindHooks,
-    Mark,
-    Sampled,
-    random_color,
-    register,
-)
-from figgen.kinds.colorbar import add_colorbar
-from figgen.kinds.marks import path_extent_marks
+from figgen.config.sections.fields import IntRange, Probability, Section, Weights, one_of, within
+from figgen.kinds.api import COLORMAPS, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.kinds.scatter import ScatterConfig
-from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.kinds.shared.colorbar import add_colorbar
+from figgen.kinds.shared.marks import path_extent_marks
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.sections import IntRange, Probability, Section, Weights, one_of, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import contour_trends, hedges
-from figgen.vqa.colormap_words import colormap_sentence
-from figgen.vqa.families import COLORMAP, MEAN_Y, X_RANGE, declare
-from figgen.vqa.findings import Finding, ask_findings
-from figgen.vqa.numbers import round_sig
-from figgen.vqa.readout import AxisReading, axis_reading, axis_unit, nice_step, resolution_for
-from figgen.vqa.series_questions import range_question
-from figgen.vqa.wording import count, has
+from figgen.schema.elements import mark
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.vqa.api.families import COLORMAP, MEAN_Y, X_RANGE, declare
+from figgen.vqa.api.findings import Finding, ask_findings
+from figgen.vqa.api.point_questions import range_question
+from figgen.vqa.api.reading import contour_trends, hedges
+from figgen.vqa.api.reading.readout import (
+    AxisReading,
+    axis_reading,
+    axis_unit,
+    nice_step,
+    resolution_for,
+)
+from figgen.words.colormap_words import colormap_sentence
+from figgen.words.numerals import round_sig
+from figgen.words.wording import count, has
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.vqa.api.context import FigureContext
 
 
 _Z = (

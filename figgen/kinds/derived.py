@@ -1,7 +1,7 @@
 """What the rest of figgen reads from the kinds' declarations: element-kind tables, the
 LongChart chart names.
 
-The element tables join the shared layout and text elements (:mod:`figgen.element_kinds`) with
+The element tables join the shared layout and text elements (:mod:`figgen.schema.elements`) with
 each registered kind's ``elements``, in registration order; an element kind that two plot kinds
 draw (``bar``, ``errorbar``) must be declared the same by both.
 """
@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from figgen.element_kinds import SHARED_ELEMENTS, ElementDecl
 from figgen.errors import FiggenError
-from figgen.kinds.base import KINDS, PlotKind
+from figgen.kinds.api import KINDS, PlotKind
+from figgen.schema.elements import SHARED_ELEMENTS, ElementDecl
 
 
 @dataclass(frozen=True)

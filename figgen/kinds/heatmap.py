@@ -21,9 +21,16 @@ from matplotlib.colors import Normalize
 from matplotlib.path import Path
 from pydantic import Field
 
-from figgen.density.chart_table import ChartTable, Row, number_text
-from figgen.element_kinds import ElementDecl, mark
-from figgen.kinds.base import (
+from figgen.config.sections.fields import (
+    IntRange,
+    Probability,
+    Range,
+    Section,
+    Weights,
+    one_of,
+    within,
+)
+from figgen.kinds.api import (
     COLORMAPS,
     Axis,
     CategoryAxes,
@@ -33,27 +40,28 @@ from figgen.kinds.base import (
     Sampled,
     register,
 )
-from figgen.kinds.categories import category_words, quoted_names
-from figgen.kinds.colorbar import add_colorbar, colorbar_colormap
-from figgen.kinds.fit_text import TextFitter, text_colour
-from figgen.kinds.gradient import CYCLIC_COLORMAPS, plane_direction
-from figgen.kinds.marks import background, contrast_edge
-from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.kinds.shared.categories import category_words, quoted_names
+from figgen.kinds.shared.colorbar import add_colorbar, colorbar_colormap
+from figgen.kinds.shared.fit_text import TextFitter, text_colour
+from figgen.kinds.shared.gradient import CYCLIC_COLORMAPS, plane_direction
+from figgen.kinds.shared.marks import background, contrast_edge
 from figgen.sample.rng import choose, integer, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.colormap_words import colormap_sentence
-from figgen.vqa.families import COLORMAP, Family, declare
-from figgen.vqa.findings import Finding, ask_findings
-from figgen.vqa.readout import spoken_number
-from figgen.vqa.spoken import spoken
-from figgen.vqa.wording import count
+from figgen.schema.elements import ElementDecl, mark
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.schema.truth_table import ChartTable, Row, number_text
+from figgen.vqa.api.families import COLORMAP, Family, declare
+from figgen.vqa.api.findings import Finding, ask_findings
+from figgen.vqa.api.reading.readout import spoken_number
+from figgen.words.colormap_words import colormap_sentence
+from figgen.words.spoken import spoken
+from figgen.words.wording import count
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.vqa.api.context import FigureContext
 
 _MAP = "the heatmap in {loc}"
 # fmt: off

@@ -17,36 +17,31 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
-from figgen.kinds.base import Drawn, KindHooks, Mark, Sampled, random_color, register
-from figgen.kinds.marks import BAR, ERRORBAR, centres, errorbar_marks
-from figgen.record import Element
-from figgen.records import (
-    PanelData,
-    PanelRecord,
-    PanelStyle,
-    panel_data,
-    panel_style,
-)
+from figgen.config.sections.fields import IntRange, Probability, Section, within
+from figgen.kinds.api import Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.shared.marks import BAR, ERRORBAR, centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Section, within
-from figgen.spec import FigureStyle, PanelSpec, Scale
-from figgen.vqa import answerable, features, hedges, trends
-from figgen.vqa.families import ERROR_BARS, RANGE, declare
-from figgen.vqa.findings import Finding, ask_findings
-from figgen.vqa.numbers import round_sig
-from figgen.vqa.readout import axis_reading
-from figgen.vqa.series_questions import range_question
-from figgen.vqa.wording import count, has, join
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
+from figgen.schema.record import Element
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec, Scale
+from figgen.vqa.api import answerable
+from figgen.vqa.api.families import ERROR_BARS, RANGE, declare
+from figgen.vqa.api.findings import Finding, ask_findings
+from figgen.vqa.api.point_questions import range_question
+from figgen.vqa.api.reading import features, hedges, trends
+from figgen.vqa.api.reading.readout import axis_reading
+from figgen.words.numerals import round_sig
+from figgen.words.wording import count, has, join
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.records import Record
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
+    from figgen.vqa.api.context import FigureContext
 
 
 _SHAPE = "the distribution shown by the histogram in {loc}"
@@ -352,8 +347,9 @@ def _findings(panel: PanelRecord) -> list[Finding]:
 
 
 def _shape_sentences(panel: PanelRecord, say: Callable[[float], str]) -> list[str]:
-    """Level 3: the drawn bars' shape, from the measured :func:`figgen.vqa.features.bars`
-    (the same tallest bar as Level 2, the same peaks as the ``n_modes`` question)."""
+    """Level 3: the drawn bars' shape, from the measured
+    :func:`figgen.vqa.api.reading.features.bars` (the same tallest bar as Level 2, the same peaks
+    as the ``n_modes`` question)."""
     strict = {found.family.name: found.sentence for found in _findings(panel)}
     skew = hedges.histogram_skew(panel)
     drawn = features.bars(panel)

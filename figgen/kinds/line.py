@@ -17,9 +17,9 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 from matplotlib.typing import LegendLocType
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
-from figgen.element_kinds import mark
-from figgen.kinds.base import (
+from figgen._util.colour_distance import spread_colours
+from figgen.config.sections.fields import IntRange, Probability, Range, Section, within
+from figgen.kinds.api import (
     LEGEND_LOCATIONS,
     Drawn,
     KindHooks,
@@ -29,36 +29,36 @@ from figgen.kinds.base import (
     register,
 )
 from figgen.kinds.line_data import LineData, LineSeries, LineStyle, line_table
-from figgen.kinds.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
-from figgen.record import Element
-from figgen.records import PanelRecord
+from figgen.kinds.shared.marks import ERRORBAR, centres, errorbar_marks, marker_ink, point_marks
 from figgen.sample import distributions as dist
-from figgen.sample.colour_distance import spread_colours
-from figgen.sample.params import LineParams
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Range, Section, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import answerable
-from figgen.vqa.colors import COLOR_NAMES
-from figgen.vqa.context import away_from_zero
-from figgen.vqa.families import ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.hedges import NO_TREND, stacking_order, trend_clause
-from figgen.vqa.measures import display
-from figgen.vqa.numbers import number_text, round_sig
-from figgen.vqa.readout import axis_reading
-from figgen.vqa.series import colour_words, described_names
-from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
-from figgen.vqa.spoken import quoted
-from figgen.vqa.trends import PointSet
-from figgen.vqa.wording import cap, count, has, join
+from figgen.schema.elements import mark
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
+from figgen.schema.params import LineParams
+from figgen.schema.record import Element
+from figgen.schema.records import PanelRecord
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.vqa.api import answerable
+from figgen.vqa.api.context import away_from_zero
+from figgen.vqa.api.families import ERROR_BARS, POINT_SET_FAMILIES, declare
+from figgen.vqa.api.point_questions import range_question, shape_questions, stats_questions
+from figgen.vqa.api.reading.hedges import NO_TREND, stacking_order, trend_clause
+from figgen.vqa.api.reading.line_names import colour_words, described_names
+from figgen.vqa.api.reading.measures import display
+from figgen.vqa.api.reading.readout import axis_reading
+from figgen.vqa.api.reading.trends import PointSet
+from figgen.words.colour_names import COLOR_NAMES
+from figgen.words.numerals import number_text, round_sig
+from figgen.words.spoken import quoted
+from figgen.words.wording import cap, count, has, join
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.records import Record
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
+    from figgen.vqa.api.context import FigureContext
 
 MARKERS = ("o", "s", "^", "v", "D", "*", "p", "h", "<", ">", "x", "+", "d")
 LINESTYLES = ("-", "-", "-", "--", "-.", ":")
@@ -356,7 +356,9 @@ def _trend_sentences(
     elif flat:
         who = join([flat[0]] + [lower[names.index(name)] for name in flat[1:]])
         out.append(f"{who} do not rise or fall overall ({NO_TREND}).")
-    lines: list[Any] = panel.data_as(LineData).series  # figgen.vqa.hedges reads them by key
+    lines: list[Any] = panel.data_as(
+        LineData
+    ).series  # figgen.vqa.api.reading.hedges reads them by key
     order = stacking_order(lines, panel.yscale)
     if order is not None:
         by_position = all(name.endswith(" edge") for name in names)

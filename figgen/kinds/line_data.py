@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from matplotlib.typing import LegendLocType
 
-from figgen.density.chart_table import ChartTable, Row
-from figgen.density.chart_table import number_text as exact_text
-from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.truth_table import ChartTable, Row
+from figgen.schema.truth_table import number_text as exact_text
 
 
 @dataclass

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from figgen.kinds.regions import Region, project, region_set
+from figgen.kinds.map_regions import Region, project, region_set
 from figgen.sample.rng import integer, uniform
-from figgen.vqa.readout import nice_step
+from figgen.vqa.api.reading.readout import nice_step
 
 
 def centroids(regions: tuple[Region, ...]) -> np.ndarray:

@@ -20,20 +20,20 @@ from matplotlib.colors import to_rgba
 from matplotlib.patches import Wedge
 from matplotlib.text import Text
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
-from figgen.element_kinds import ElementDecl
-from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
-from figgen.record import Element
-from figgen.records import PanelData, PanelStyle, panel_data, panel_style
+from figgen.config.sections.fields import IntRange, Range, Section, within
+from figgen.kinds.api import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Range, Section, within
-from figgen.spec import FigureStyle, PanelSpec
+from figgen.schema.elements import ElementDecl
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
+from figgen.schema.record import Element
+from figgen.schema.records import PanelData, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.records import Record
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
 
 
 def value_text(value: float, decimals: int) -> str:

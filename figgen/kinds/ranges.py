@@ -23,10 +23,8 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 from pydantic import Field
 
-from figgen.element_kinds import mark
-from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.categories import category_words, clear_leader, distinct_colors, quoted_names
-from figgen.kinds.marks import background, centres
+from figgen.config.sections.fields import IntRange, Probability, Range, Section, within
+from figgen.kinds.api import Axis, Drawn, KindHooks, Mark, Sampled, register
 from figgen.kinds.ranges_data import (
     RangeData,
     RangeSeries,
@@ -37,22 +35,29 @@ from figgen.kinds.ranges_data import (
     replicates,
 )
 from figgen.kinds.ranges_multichart import RangeCharts
-from figgen.records import PanelRecord
+from figgen.kinds.shared.categories import (
+    category_words,
+    clear_leader,
+    distinct_colors,
+    quoted_names,
+)
+from figgen.kinds.shared.marks import background, centres
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Probability, Range, Section, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa.answerable import legend_boxes, length_readable, mark_hidden
-from figgen.vqa.families import Family, declare
-from figgen.vqa.numbers import round_sig
-from figgen.vqa.readout import DrawnAxis, axis_reading, drawn_axis
-from figgen.vqa.wording import count
+from figgen.schema.elements import mark
+from figgen.schema.records import PanelRecord
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.vqa.api.answerable import legend_boxes, length_readable, mark_hidden
+from figgen.vqa.api.families import Family, declare
+from figgen.vqa.api.reading.readout import DrawnAxis, axis_reading, drawn_axis
+from figgen.words.numerals import round_sig
+from figgen.words.wording import count
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.schema.record import Element
+    from figgen.vqa.api.context import FigureContext
 
 _PLOT = "the range plot in {loc}"
 # fmt: off

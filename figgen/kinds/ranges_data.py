@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from figgen.density.chart_table import ChartTable, Row, number_text
-from figgen.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.sample.rng import integer, uniform
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.truth_table import ChartTable, Row, number_text
 
 Mode = Literal["band", "bars"]
 Stat = Literal["sd", "quantile", "minmax"]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape, same_vectors
 from figgen.kinds.histogram import value_grid
 from figgen.kinds.ranges_data import RangeData, RangeSeries, RangeStyle
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, same_vectors
 
 if TYPE_CHECKING:
-    from figgen.record import Element
-    from figgen.records import Record
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
 
 MAX_TICKS = 30
 """More value ticks than this are left to the locator's own steps."""

@@ -15,19 +15,18 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba, to_rgba_array
 from pydantic import Field
 
-from figgen.chart_inputs import Chart, ChartPanel, ReadValue, Shape
-from figgen.element_kinds import mark
-from figgen.kinds.base import (
-    COLORMAPS,
-    Drawn,
-    KindHooks,
-    Mark,
-    Sampled,
-    random_color,
-    register,
+from figgen.config.sections.fields import (
+    IntRange,
+    Probability,
+    Range,
+    Section,
+    Weights,
+    one_of,
+    within,
 )
-from figgen.kinds.colorbar import add_colorbar
-from figgen.kinds.marks import (
+from figgen.kinds.api import COLORMAPS, Drawn, KindHooks, Mark, Sampled, random_color, register
+from figgen.kinds.shared.colorbar import add_colorbar
+from figgen.kinds.shared.marks import (
     ERRORBAR,
     MIN_EDGE_PX,
     background,
@@ -35,34 +34,30 @@ from figgen.kinds.marks import (
     point_ink,
     point_marks,
 )
-from figgen.record import Element
-from figgen.records import (
-    PanelData,
-    PanelRecord,
-    PanelStyle,
-    panel_data,
-    panel_style,
-)
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.sections import IntRange, Probability, Range, Section, Weights, one_of, within
-from figgen.spec import FigureStyle, PanelSpec
-from figgen.vqa import answerable, features, trends
-from figgen.vqa.colormap_words import colormap_sentence
-from figgen.vqa.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
-from figgen.vqa.hedges import NO_TREND, spreads_evenly, trend_clause
-from figgen.vqa.readout import axis_reading
-from figgen.vqa.series_questions import range_question, shape_questions, stats_questions
-from figgen.vqa.trends import PointSet
-from figgen.vqa.wording import count, has
+from figgen.schema.elements import mark
+from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
+from figgen.schema.record import Element
+from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
+from figgen.vqa.api import answerable
+from figgen.vqa.api.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
+from figgen.vqa.api.point_questions import range_question, shape_questions, stats_questions
+from figgen.vqa.api.reading import features, trends
+from figgen.vqa.api.reading.hedges import NO_TREND, spreads_evenly, trend_clause
+from figgen.vqa.api.reading.readout import axis_reading
+from figgen.vqa.api.reading.trends import PointSet
+from figgen.words.colormap_words import colormap_sentence
+from figgen.words.wording import count, has
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.records import Record
-    from figgen.vqa.context import FigureContext
-    from figgen.vqa.item import Level
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.qa_item import Level
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
+    from figgen.vqa.api.context import FigureContext
 
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")
 ERRORBAR_COLOR = "0.5"

@@ -20,7 +20,20 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 
-from figgen.chart_inputs import (
+from figgen.config.sections.fields import IntRange, Section, within
+from figgen.kinds.api import Axis, Drawn, KindHooks, Mark, Sampled, register
+from figgen.kinds.shared.fit_text import text_colour
+from figgen.kinds.table_fit import (
+    FLOOR_PT,
+    FittedTable,
+    header_weight,
+    row_height_pt,
+    table_width_pt,
+)
+from figgen.sample.rng import integer
+from figgen.sample.text import Vocabulary
+from figgen.schema.elements import ElementDecl
+from figgen.schema.longchart import (
     Chart,
     ChartPanel,
     ReadValue,
@@ -30,27 +43,14 @@ from figgen.chart_inputs import (
     printed_number,
     same_vectors,
 )
-from figgen.element_kinds import ElementDecl
-from figgen.kinds.base import Axis, Drawn, KindHooks, Mark, Sampled, register
-from figgen.kinds.fit_text import text_colour
-from figgen.kinds.table_fit import (
-    FLOOR_PT,
-    FittedTable,
-    header_weight,
-    row_height_pt,
-    table_width_pt,
-)
-from figgen.record import Element
-from figgen.records import PanelData, PanelStyle, panel_data, panel_style
-from figgen.sample.rng import integer
-from figgen.sample.text import Vocabulary
-from figgen.sections import IntRange, Section, within
-from figgen.spec import FigureStyle, PanelSpec
+from figgen.schema.record import Element
+from figgen.schema.records import PanelData, PanelStyle, panel_data, panel_style
+from figgen.schema.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
-    from figgen.config_sections import SharedConfig
-    from figgen.record import Element
-    from figgen.records import Record
+    from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.record import Element
+    from figgen.schema.records import Record
 
 
 DERIVED_DECIMALS = 2

@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from figgen import __version__
-from figgen.config import FigureConfig
+from figgen._util.version import __version__
+from figgen.build.executors import InProcess, LocalPool
+from figgen.config.load import FigureConfig
 from figgen.errors import BuildDirError, FiggenError
-from figgen.eval.set_grounding import FILE as SET_EVIDENCE
+from figgen.eval.grounding.set_grounding import FILE as SET_EVIDENCE
 from figgen.multichart.graph import Graph
 from figgen.multichart.minimal import check_set
 from figgen.multichart.modes import MODES, Mode, SetPlan, plan_set
@@ -46,9 +47,8 @@ from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import ModeFacts, evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector
-from figgen.records import Generator, Record, SetEvidence, SetEvidenceEntry, open_record
-from figgen.scale import InProcess, LocalPool
-from figgen.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
+from figgen.schema.records import Generator, Record, SetEvidence, SetEvidenceEntry, open_record
+from figgen.store.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import typer
 from figgen.eval.cli_options import ModelArgs, model_options, model_setup
 
 if TYPE_CHECKING:
-    from figgen.eval.runner import RunSummary
+    from figgen.eval.run.runner import RunSummary
 
 app = typer.Typer(
     help="Multi-chart reasoning sets over a latent dependency graph (LongChart).",
@@ -100,7 +100,7 @@ def converse(
     images once with the retrieval prompt, then every question with its initial and final
     answer. One call per question is figgen eval run."""
 
-    from figgen.eval.dataset import load_dataset
+    from figgen.eval.run.dataset import load_dataset
     from figgen.multichart.conversation import run_conversations
 
     setup = model_setup(shared)

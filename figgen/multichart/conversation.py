@@ -22,20 +22,20 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from figgen._util.redact import redact
 from figgen.errors import FiggenError
-from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
-from figgen.eval.dataset import EvalDataset
-from figgen.eval.estimate import estimate_run
-from figgen.eval.parse import parse_reply
-from figgen.eval.prepare import ImagePreparer
+from figgen.eval.cost.usage import Usage
 from figgen.eval.providers.base import Prompt, Provider, Turn
-from figgen.eval.retry import ask_with_retries
-from figgen.eval.run_options import RunOptions
-from figgen.eval.runner import RunSummary
-from figgen.eval.usage import Usage
+from figgen.eval.run.dataset import EvalDataset
+from figgen.eval.run.estimate import estimate_run
+from figgen.eval.run.prepare import ImagePreparer
+from figgen.eval.run.retry import ask_with_retries
+from figgen.eval.run.run_options import RunOptions
+from figgen.eval.run.runner import RunSummary
+from figgen.eval.scoring.parse import parse_reply
 from figgen.multichart.prompt import PREAMBLE
-from figgen.secrets import redact
-from figgen.vqa.item import QAItem
+from figgen.schema.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
+from figgen.schema.qa_item import QAItem
 
 logger = logging.getLogger(__name__)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from figgen.eval.parse import parse_reply
-from figgen.eval.scoring import score_answer
-from figgen.vqa.item import QAItem
+from figgen.eval.scoring.parse import parse_reply
+from figgen.eval.scoring.scoring import score_answer
+from figgen.schema.qa_item import QAItem
 
 INITIAL_KEY = "LLM_answer_initial"
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from figgen._util.registry import Registry
 from figgen.multichart.spec import Label, NodeSpec
 from figgen.multichart.values import Shape, Value, Vector
-from figgen.registry import Registry
-from figgen.vqa.wording import join
+from figgen.words.wording import join
 
 
 class OperatorError(ValueError):

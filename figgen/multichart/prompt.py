@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from figgen.multichart.questions import LETTERS, Ask
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 
 ANSWER_KEY = "LLM_answer_final"
 PREAMBLE = (

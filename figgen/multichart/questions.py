@@ -17,7 +17,7 @@ import numpy as np
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector, rounded
-from figgen.vqa.wording import join
+from figgen.words.wording import join
 
 QuestionType = Literal["extract", "compare", "compute"]
 How = Literal[

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from figgen.chart_inputs import Chart, ChartInput, ChartPanel
-from figgen.config import FigureConfig
-from figgen.generate import render_to_record
+from figgen.build.figure import render_to_record
+from figgen.config.load import FigureConfig
 from figgen.kinds import multichart_kind
 from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector
-from figgen.records import Record
-from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
+from figgen.schema.longchart import Chart, ChartInput, ChartPanel
+from figgen.schema.records import Record
+from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 STYLES = ("default", "ggplot", "bmh", "seaborn-v0_8-whitegrid")

@@ -15,17 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from figgen._util.markdown import table_text
 from figgen.errors import FiggenError
-from figgen.eval.aggregate import ScoredAnswer, run_label, score_rows
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import EvalDataset, load_dataset
-from figgen.eval.plots import Plot, plot_figure, save_plot
-from figgen.eval.tables import table_text
+from figgen.eval.report.aggregate import ScoredAnswer, run_label, score_rows
+from figgen.eval.run.dataset import EvalDataset, load_dataset
+from figgen.eval.scoring.plots import Plot, plot_figure, save_plot
 from figgen.multichart.conversation import retrieval_rows
 from figgen.multichart.initial import Answer, initial_answer, initial_vs_final
 from figgen.multichart.modes import MODES
 from figgen.multichart.records import load_sets
-from figgen.storage import atomic_write_text
+from figgen.schema.answers import read_answers
+from figgen.store.storage import atomic_write_text
 
 
 @dataclass(frozen=True)

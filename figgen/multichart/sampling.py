@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from figgen.config_sections import DistributionConfig
+from figgen.config.sections.shared import DistributionConfig
 from figgen.errors import FiggenError
 from figgen.multichart.spec import GraphSpec, NodeSpec, Trend
 from figgen.multichart.values import Shape, Value, Vector

@@ -20,7 +20,7 @@ from pydantic import (
     model_serializer,
 )
 
-from figgen.chart_inputs import Label
+from figgen.schema.longchart import Label
 
 __all__ = ["GraphSpec", "IndexSpec", "Label", "NodeSpec", "one_line"]
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from figgen.chart_inputs import Shape, ShapeKind
 from figgen.multichart.spec import Label
+from figgen.schema.longchart import Shape, ShapeKind
 
 __all__ = ["Shape", "ShapeKind", "Value", "Vector", "rounded"]
 

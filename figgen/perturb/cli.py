@@ -28,8 +28,8 @@ def perturb(
 
         figgen perturb dataset --out perturbed --kinds noise,jpeg:quality=20,rotate:degrees=8
     """
-    from figgen.multichart.perturb import is_set_build, perturb_sets
     from figgen.perturb.dataset import parse_kinds, perturb_dataset
+    from figgen.perturb.sets import is_set_build, perturb_sets
 
     specs = parse_kinds(kinds)
     if is_set_build(directory):  # a multi-chart build: every image of every set

@@ -27,15 +27,9 @@ from figgen.errors import FiggenError
 from figgen.perturb import style
 from figgen.perturb.kinds import KINDS, Params, Plan, background
 from figgen.perturb.style import NoLook
-from figgen.record import dumps_record
-from figgen.records import (
-    Perturbation,
-    PerturbedRecord,
-    Record,
-    SourceImage,
-    open_record,
-)
-from figgen.storage import atomic_write_bytes, atomic_write_text
+from figgen.schema.record import dumps_record
+from figgen.schema.records import Perturbation, PerturbedRecord, Record, SourceImage, open_record
+from figgen.store.storage import atomic_write_bytes, atomic_write_text
 
 COPIED = ("qa.jsonl", "descriptions.jsonl")
 log = logging.getLogger(__name__)

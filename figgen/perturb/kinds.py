@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from figgen.config_sections import StyleConfig
+from figgen.config.sections.shared import StyleConfig
 from figgen.perturb.geometry import Warp, fitted, rotation, scaling, shearing, translation
-from figgen.records import Record
+from figgen.schema.records import Record
 
 Params = dict[str, Any]
 _STRIP = 256  # rows of noise drawn at a time

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from figgen.errors import FiggenError
 from figgen.perturb.kinds import Look
-from figgen.record import Element
-from figgen.records import Record
+from figgen.schema.record import Element
+from figgen.schema.records import Record
 
 if TYPE_CHECKING:
-    from figgen.config import FigureConfig
+    from figgen.config.load import FigureConfig
 
 
 class NoLook(FiggenError):
@@ -70,9 +70,9 @@ def restyled(
 
     The record is the clean one with the new drawing's look, image size, boxes and repair log.
     """
-    from figgen.config import FigureConfig
-    from figgen.generate import render_to_record
-    from figgen.record import spec_from_record
+    from figgen.build.figure import render_to_record
+    from figgen.config.load import FigureConfig
+    from figgen.schema.record import spec_from_record
 
     spec = spec_from_record(record.to_dict())
     wanted = _structure(record.elements)

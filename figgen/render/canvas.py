@@ -14,15 +14,15 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
-from figgen.config_sections import FontConfig
+from figgen.config.sections.shared import FontConfig
 from figgen.kinds import KINDS, Drawn
-from figgen.kinds.ticks import FittingLocator
+from figgen.kinds.shared.ticks import FittingLocator
 from figgen.render.frame import lower_background_frame
 from figgen.render.legend_place import LegendPlacer
 from figgen.render.log_labels import FittingLogFormatter
 from figgen.render.png import PngSettings, encode_rgba
 from figgen.render.visibility import PanelSnapshot, attach_snapshot
-from figgen.spec import FigureSpec, FigureStyle
+from figgen.schema.spec import FigureSpec, FigureStyle
 
 
 @dataclass

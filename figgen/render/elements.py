@@ -11,12 +11,12 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from figgen.kinds.base import RGBA
-from figgen.kinds.marks import background
-from figgen.record import Element
+from figgen.kinds.api import RGBA
+from figgen.kinds.shared.marks import background
 from figgen.render.boxes import PixelBox, intersect, to_pixels
 from figgen.render.canvas import PanelHandles
 from figgen.render.frame import frame_facts
+from figgen.schema.record import Element
 
 
 class _Collector:

@@ -18,7 +18,7 @@ from matplotlib.legend import Legend
 from matplotlib.transforms import Bbox
 from matplotlib.typing import LegendLocType
 
-from figgen.kinds.base import MarkProbe
+from figgen.kinds.api import MarkProbe
 
 LOCATIONS: tuple[LegendLocType, ...] = (
     "upper right",

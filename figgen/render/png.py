@@ -22,7 +22,7 @@ from typing import Any, get_args
 
 import numpy as np
 
-from figgen.config_sections import ImageConfig, PngEncoderName
+from figgen.config.sections.shared import ImageConfig, PngEncoderName
 from figgen.errors import ConfigError
 
 PNG_ENCODERS: tuple[PngEncoderName, ...] = get_args(PngEncoderName)

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from figgen.config import FigureConfig
+from figgen.config.load import FigureConfig
 from figgen.kinds import KINDS
-from figgen.record import Element
 from figgen.render.boxes import area, inside, overlaps
 from figgen.render.elements import Measured
 from figgen.sample.layout import snap_inches
-from figgen.spec import FigureSpec, PanelSpec
+from figgen.schema.record import Element
+from figgen.schema.spec import FigureSpec, PanelSpec
 
 FONT_OF_KIND = {
     "title": "title",

@@ -26,11 +26,11 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.colors import to_rgba
 
-from figgen.discs import disc_overlaps
-from figgen.kinds.base import RGBA
-from figgen.record import Element, Occluder
+from figgen._util.discs import disc_overlaps
+from figgen.kinds.api import RGBA
 from figgen.render.boxes import PixelBox, inside, intersect, overlaps, to_pixels
 from figgen.render.frame import frame_inset
+from figgen.schema.record import Element, Occluder
 
 SAMPLED_AREA = 40_000
 """Boxes larger than this many pixels (lines' and contour bands' extents) are read on a grid

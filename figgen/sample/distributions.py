@@ -13,7 +13,7 @@ import numpy as np
 from figgen.sample.rng import integer, uniform
 
 if TYPE_CHECKING:
-    from figgen.config_sections import DistributionConfig
+    from figgen.config.sections.shared import DistributionConfig
 
 
 def x_grid(rng: np.random.Generator, cfg: DistributionConfig, n: int, *, log: bool) -> np.ndarray:

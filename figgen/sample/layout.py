@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from figgen.config_sections import SharedConfig
+from figgen.config.sections.shared import SharedConfig
 from figgen.sample.rng import choose, integer, uniform
-from figgen.spec import Arrangement, LayoutSpec
+from figgen.schema.spec import Arrangement, LayoutSpec
 
 MIN_CELL_INCHES = 1.25
 """The smallest panel cell side: a title, ticks and a label at the smallest fonts fit in it."""

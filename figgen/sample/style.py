@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from figgen.config_sections import SharedConfig
+from figgen.config.sections.shared import SharedConfig
 from figgen.sample.rng import choose, uniform
-from figgen.spec import FigureStyle, FontSizes
+from figgen.schema.spec import FigureStyle, FontSizes
 
 
 def _size(rng: np.random.Generator, bounds: tuple[float, float]) -> float:

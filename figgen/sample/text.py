@@ -11,7 +11,7 @@ import numpy as np
 from figgen.sample.rng import choose, integer
 
 if TYPE_CHECKING:
-    from figgen.config_sections import TextConfig
+    from figgen.config.sections.shared import TextConfig
 
 
 @dataclass(frozen=True)

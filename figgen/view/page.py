@@ -11,7 +11,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from figgen.storage import atomic_write_text
+from figgen.store.storage import atomic_write_text
 from figgen.view.payload import view_payload
 
 

@@ -10,14 +10,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from figgen._util.plain import as_plain_dict
 from figgen.errors import FiggenError
-from figgen.eval.aggregate import ScoredAnswer, score_rows
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import EvalDataset, load_dataset
-from figgen.export.vlmevalkit import plain_question
-from figgen.plain import as_plain_dict
-from figgen.show import kind_colours
-from figgen.vqa.item import QAItem
+from figgen.eval.report.aggregate import ScoredAnswer, score_rows
+from figgen.eval.run.dataset import EvalDataset, load_dataset
+from figgen.schema.answer_types import plain_question
+from figgen.schema.answers import read_answers
+from figgen.schema.qa_item import QAItem
+from figgen.view.boxes_png import kind_colours
 
 ImageUrl = Callable[[Path], str]
 """Maps a figure's image file to the URL the page loads it from."""

@@ -1,6 +1,6 @@
 """Level 1-3 question/answer items and reference descriptions derived from figure records.
 
-The names below load on first use, so a plot kind can import :mod:`figgen.vqa.families` (to
+The names below load on first use, so a plot kind can import :mod:`figgen.vqa.api.families` (to
 declare its question families) without pulling in the question builders, which import the kinds.
 """
 
@@ -10,19 +10,19 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from figgen.vqa.builder import questions_for_record
-    from figgen.vqa.describe import describe_record
+    from figgen.schema.qa_item import QAItem
+    from figgen.vqa.api.location import panel_location, parse_location
+    from figgen.vqa.describe.describe import describe_record
     from figgen.vqa.files import qa_counts, write_qa
-    from figgen.vqa.item import QAItem
-    from figgen.vqa.location import panel_location, parse_location
+    from figgen.vqa.questions.builder import questions_for_record
 
 _HOME = {
-    "QAItem": "figgen.vqa.item",
-    "describe_record": "figgen.vqa.describe",
-    "panel_location": "figgen.vqa.location",
-    "parse_location": "figgen.vqa.location",
+    "QAItem": "figgen.schema.qa_item",
+    "describe_record": "figgen.vqa.describe.describe",
+    "panel_location": "figgen.vqa.api.location",
+    "parse_location": "figgen.vqa.api.location",
     "qa_counts": "figgen.vqa.files",
-    "questions_for_record": "figgen.vqa.builder",
+    "questions_for_record": "figgen.vqa.questions.builder",
     "write_qa": "figgen.vqa.files",
 }
 

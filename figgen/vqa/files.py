@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from figgen import __version__
+from figgen._util.version import __version__
+from figgen.config.sections.balance import KeepTable
 from figgen.errors import FiggenError
-from figgen.lock import folder_lock
-from figgen.records import Record, read_record
-from figgen.storage import atomic_text, atomic_write_text, remove_stale_temporaries
-from figgen.vqa.balance import KeepTable
-from figgen.vqa.builder import questions_for_record
-from figgen.vqa.describe import describe_record
-from figgen.vqa.item import QAItem
-from figgen.vqa.offered import balance_table, offered_kinds
+from figgen.schema.qa_item import QAItem
+from figgen.schema.records import Record, read_record
+from figgen.store.lock import folder_lock
+from figgen.store.storage import atomic_text, atomic_write_text, remove_stale_temporaries
+from figgen.vqa.describe.describe import describe_record
+from figgen.vqa.questions.builder import questions_for_record
+from figgen.vqa.questions.offered import balance_table, offered_kinds
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app, main
+from figgen._cli.main import app, main
 from figgen.corpora.listfile import parse_list
 from figgen.errors import FiggenError
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from figgen.cli import main
+from figgen._cli.main import main
 from figgen.density import compose
 from figgen.density.compose import build_density
-from figgen.render import RepairFailed
+from figgen.errors import RepairFailed
 
 from .helpers import chart_folder
 

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.density.manifest import DensityManifest, load_manifest
 from figgen.errors import FiggenError
-from figgen.eval.answers import read_answers
+from figgen.schema.answers import read_answers
 from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
 
 from .helpers import chart_folder

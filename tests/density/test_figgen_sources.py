@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.config import config_from_dict
+from figgen._cli.main import app
+from figgen.config.load import config_from_dict
 from figgen.density.compose import build_density
 from figgen.density.metrics import score_compound
 from figgen.density.parse import parse_tables
@@ -29,7 +29,7 @@ LINES_AND_BARS = {
 
 @pytest.fixture(scope="module")
 def figgen_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     out = tmp_path_factory.mktemp("lines") / "ds"
     build_dataset(

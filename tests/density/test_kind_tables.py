@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 from matplotlib import cbook
 
-from figgen.config import config_from_dict
-from figgen.density.chart_table import ChartTable
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.config.load import config_from_dict
 from figgen.density.metrics import score_chart
 from figgen.density.parse import parse_tables
 from figgen.density.prompt import EXTRACTION_PROMPT, extraction_prompt
 from figgen.density.tables import load_sources, panel_tables
 from figgen.errors import FiggenError
-from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.box_data import BoxData
 from figgen.kinds.ranges_data import RangeData
+from figgen.schema.truth_table import ChartTable
 from tests.kinds.figures import elements_of, panels_of
 
 from .helpers import rows, table
@@ -167,7 +167,7 @@ def test_the_prompt_is_the_papers_unless_a_new_kind_is_chosen() -> None:
 
 @pytest.mark.slow
 def test_a_build_of_the_new_kinds_is_chosen_by_kinds(tmp_path: Path) -> None:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
     from figgen.density.compose import build_density
     from figgen.density.manifest import load_manifest
     from figgen.density.metrics import score_compound

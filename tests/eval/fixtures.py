@@ -8,8 +8,8 @@ from typing import Any
 
 from PIL import Image
 
-from figgen.eval.run_options import RetryPolicy, RunOptions
-from figgen.vqa.item import QAItem
+from figgen.eval.run.run_options import RetryPolicy, RunOptions
+from figgen.schema.qa_item import QAItem
 
 KINDS = ["line", "histogram", "scatter", "contour"]
 
@@ -311,7 +311,7 @@ def score_panel_counts(tmp_path: Path, data: Path, estimates: dict[str, Any]) ->
     dataset ``data``; the report folder."""
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     answers = tmp_path / "answers.jsonl"
     answers.write_text(

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from figgen.errors import FiggenError
-from figgen.eval.answers import read_answers
 from figgen.eval.batch import BatchPolicy, batch_backend, run_batch
 from figgen.eval.batch.base import BatchBackend, BatchResult, BatchStatus
 from figgen.eval.batch.journal import journal_path
-from figgen.eval.dataset import load_dataset
 from figgen.eval.providers.base import AskConfig, Prompt
-from figgen.eval.report import write_report
-from figgen.eval.runner import RunOptions, RunSummary
+from figgen.eval.report.report import write_report
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.runner import RunOptions, RunSummary
+from figgen.schema.answers import read_answers
 
 from .fake_vendors import FakeVendors
 from .fixtures import items
@@ -226,7 +226,7 @@ def test_cli_batch_and_no_cache(
     pytest.importorskip("anthropic")
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     prices = tmp_path / "prices.toml"

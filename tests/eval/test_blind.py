@@ -12,8 +12,8 @@ from figgen.eval.blind.compare import balanced_accuracy, chance_accuracy, compar
 from figgen.eval.blind.fit import cross_fit, figure_folds, unseen_predictions
 from figgen.eval.blind.mask import masked_question
 from figgen.eval.blind.models import BlindBaseline
-from figgen.export.splits import SplitFractions, assign_splits
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
+from figgen.schema.splits import SplitFractions, assign_splits
 
 CHOICES = ["none", "x only", "y only", "x and y"]
 
@@ -164,7 +164,7 @@ def test_comparison_marks_near_blind_and_small_families() -> None:
 
 
 def test_small_build_majority_matches_a_direct_count(small_build: Path) -> None:
-    from figgen.eval.dataset import load_dataset
+    from figgen.eval.run.dataset import load_dataset
 
     items = load_dataset(small_build).items
     model = BlindBaseline("majority").fit(items)
@@ -179,7 +179,7 @@ def test_small_build_majority_matches_a_direct_count(small_build: Path) -> None:
 
 
 def test_near_blind_families_are_named_when_few_and_counted_when_many() -> None:
-    from figgen.eval.blind.report import near_blind_text
+    from figgen.eval.report.blind import near_blind_text
 
     few = {"near_blind": ["n_lines"], "by_family": {"n_lines": {}, "titles": {}}}
     assert near_blind_text(few) == "n_lines"

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset
-from figgen.eval.estimate import estimate_run
-from figgen.eval.prices import ModelPrice, PriceTable, load_prices
+from figgen.eval.cost.prices import ModelPrice, PriceTable, load_prices
 from figgen.eval.providers import make_provider, oracle_reply
 from figgen.eval.providers.base import Provider
-from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.estimate import estimate_run
+from figgen.eval.run.runner import RetryPolicy, RunOptions, run_questions
+from figgen.schema.answers import read_answers
 
 from .fake_vendors import QID, Billed, FakeVendors
 from .fixtures import FIGURES, items
@@ -67,7 +67,7 @@ def vendor_provider(
     """The vendor's provider on its official SDK, pointed at the loopback server."""
     if vendor == "openai":
         openai = pytest.importorskip("openai")
-        from figgen.eval.providers.openai import OPENAI_LIMITS, OpenAIProvider
+        from figgen.eval.providers.openai_provider import OPENAI_LIMITS, OpenAIProvider
 
         client = openai.AsyncOpenAI(
             api_key="test-key", base_url=server.root_url + "/v1", max_retries=0

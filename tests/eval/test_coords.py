@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from figgen.eval.coords import locate
+from figgen.eval.grounding.coords import locate
 
 W, H = 800, 600
 

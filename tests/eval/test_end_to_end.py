@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.vqa.item import QAItem
+from figgen._cli.main import app
+from figgen.schema.qa_item import QAItem
 
 from .fixtures import assert_perfect_family
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.errors import FiggenError
-from figgen.eval.fingerprint import (
+from figgen.schema.fingerprint import (
     BuildFingerprint,
     build_fingerprint,
     check_answers_build,
@@ -122,7 +122,7 @@ def test_blind_baseline_runs_on_the_non_train_splits_and_reports_lift(
     small_build: Path, tmp_path: Path
 ) -> None:
     from figgen.eval.blind.fit import figure_splits
-    from figgen.eval.dataset import load_dataset
+    from figgen.eval.run.dataset import load_dataset
 
     runner = CliRunner()
     answers, report = tmp_path / "blind.jsonl", tmp_path / "report"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from figgen.eval.geometry import chamfer, diou, iou, matched_diou, normalised_chamfer
+from figgen.eval.grounding.geometry import chamfer, diou, iou, matched_diou, normalised_chamfer
 
 A = (0.0, 0.0, 10.0, 10.0)
 

@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.eval.aggregate import score_rows
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset
-from figgen.eval.evidence import evidence_target
-from figgen.eval.grounding import with_mode
-from figgen.eval.grounding_report import location_scores
-from figgen.records import Record
-from figgen.vqa.item import QAItem
+from figgen._cli.main import app
+from figgen.eval.grounding.evidence import evidence_target
+from figgen.eval.grounding.grounding import with_mode
+from figgen.eval.report.aggregate import score_rows
+from figgen.eval.report.grounding import location_scores
+from figgen.eval.run.dataset import load_dataset
+from figgen.schema.answers import read_answers
+from figgen.schema.qa_item import QAItem
+from figgen.schema.records import Record
 
 from .fake_server import FakeServer, Request, Response, chat_reply, error, request_parts
 

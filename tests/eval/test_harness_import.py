@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.export.vlmevalkit import MCQ_NAME, OPEN_NAME, export_vlmevalkit, option_letters
+from figgen._cli.main import app
+from figgen.harness.vlmevalkit.export import MCQ_NAME, OPEN_NAME, export_vlmevalkit, option_letters
 from tests.export.conftest import built, read_qa  # noqa: F401  (the shared small build)
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from figgen.errors import FiggenError
-from figgen.eval.dataset import load_dataset
-from figgen.eval.plots import Plot, plot_figure, save_plot
-from figgen.eval.scores import ScoredAnswer
-from figgen.eval.scoring import (
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.scoring.plots import Plot, plot_figure, save_plot
+from figgen.eval.scoring.scores import ScoredAnswer
+from figgen.eval.scoring.scoring import (
     METRICS,
     Column,
     MetricSpec,
@@ -21,8 +21,8 @@ from figgen.eval.scoring import (
     score_value,
 )
 from figgen.kinds import KINDS
-from figgen.vqa.context import RELATIVE_METRICS
-from figgen.vqa.families import FAMILIES
+from figgen.vqa.api.context import RELATIVE_METRICS
+from figgen.vqa.api.families import FAMILIES
 
 from .fixtures import items, score_panel_counts
 

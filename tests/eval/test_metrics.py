@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from figgen.eval.metrics import (
+from figgen.eval.scoring.metrics import (
     align_lists,
     cer,
     cer_list,

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.errors import FiggenError
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset
 from figgen.eval.providers import MockError, MockProvider, Reply, oracle_reply
-from figgen.eval.runner import RetryPolicy, RunSummary, run_questions
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.runner import RetryPolicy, RunSummary, run_questions
+from figgen.schema.answers import read_answers
 
 from .fixtures import assert_perfect_family, items, offline_options
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.eval.answers import read_answers
+from figgen._cli.main import app
 from figgen.eval.providers import oracle_reply
-from figgen.vqa.item import QAItem
+from figgen.schema.answers import read_answers
+from figgen.schema.qa_item import QAItem
 
 from .fake_server import FakeServer, Request, Response, chat_reply, error, responses_reply
 from .fixtures import items

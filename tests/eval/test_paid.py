@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset, select_items
-from figgen.eval.prices import load_prices
+from figgen.eval.cost.prices import load_prices
 from figgen.eval.providers import make_provider
-from figgen.eval.runner import RunOptions, run_questions
+from figgen.eval.run.dataset import load_dataset, select_items
+from figgen.eval.run.runner import RunOptions, run_questions
+from figgen.schema.answers import read_answers
 
 pytestmark = [
     pytest.mark.paid,

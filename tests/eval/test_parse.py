@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from figgen.eval.parse import parse_number, parse_reply
 from figgen.eval.providers import oracle_reply
-from figgen.eval.scoring import score_answer
-from figgen.vqa.item import QAItem
+from figgen.eval.scoring.parse import parse_number, parse_reply
+from figgen.eval.scoring.scoring import score_answer
+from figgen.schema.qa_item import QAItem
 
 from .fixtures import items
 
@@ -123,7 +123,7 @@ def test_oracle_reply_round_trips_and_scores_perfectly() -> None:
 def test_prompt_appends_the_format_only_when_the_question_lacks_it() -> None:
     from dataclasses import replace
 
-    from figgen.eval.prompt import prompt_text
+    from figgen.eval.run.prompt import prompt_text
 
     item = BY_TYPE["choice"]
     text = prompt_text(item)

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from figgen.density import plots as density_plots
-from figgen.eval import plots
-from figgen.eval.aggregate import ScoredAnswer
-from figgen.eval.scoring import Score
+from figgen.eval.report.aggregate import ScoredAnswer
+from figgen.eval.scoring import plots
+from figgen.eval.scoring.scoring import Score
 
 from .fixtures import items
 

@@ -15,15 +15,15 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.errors import FiggenError
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset
-from figgen.eval.image import FigureImage, ImageLimits, media_type_of
-from figgen.eval.prepare import ImagePreparer
-from figgen.eval.prices import PriceTable
+from figgen.eval.cost.prices import PriceTable
 from figgen.eval.providers import AskConfig, MockError, Prompt, Provider, Reply, oracle_reply
-from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
+from figgen.eval.providers.image import FigureImage, ImageLimits, media_type_of
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.prepare import ImagePreparer
+from figgen.eval.run.runner import RetryPolicy, RunOptions, run_questions
+from figgen.schema.answers import read_answers
 
 from .fake_server import FakeServer, Request, Response, chat_reply, messages_reply
 from .fixtures import FIGURES, items, offline_options

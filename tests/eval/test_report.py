@@ -12,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.eval.aggregate import ScoredAnswer, _family
-from figgen.eval.answers import AnswerRow
-from figgen.eval.scoring import Score
-from figgen.vqa.item import QAItem
+from figgen._cli.main import app
+from figgen.eval.report.aggregate import ScoredAnswer, _family
+from figgen.eval.scoring.scoring import Score
+from figgen.schema.answers import AnswerRow
+from figgen.schema.qa_item import QAItem
 
 from .fixtures import items
 
@@ -247,7 +247,7 @@ def test_accuracy_views_agree_with_a_direct_count(outcomes: list[object]) -> Non
 def test_ssmape_bins_show_a_ten_percent_error_as_one_peak() -> None:
     import numpy as np
 
-    from figgen.eval.plots import ssmape_bins
+    from figgen.eval.scoring.plots import ssmape_bins
 
     bins = ssmape_bins()
     high = 2 * (110 - 100) / 210  # every answer 10% too high

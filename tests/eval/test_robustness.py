@@ -10,9 +10,9 @@ import pytest
 from scipy.stats import binomtest
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.eval.providers import oracle_reply
-from figgen.eval.robustness import mcnemar_p
+from figgen.eval.report.robustness import mcnemar_p
 
 from .fixtures import items
 

@@ -9,15 +9,11 @@ import pytest
 from PIL import Image
 
 from figgen.errors import FiggenError
-from figgen.eval.image import FigureImage, media_type_of
-from figgen.eval.prices import default_prices, load_prices
+from figgen.eval.cost.prices import default_prices, load_prices
+from figgen.eval.cost.tokens import anthropic_image_tokens, gemini_image_tokens, openai_image_tokens
+from figgen.eval.cost.usage import Usage
 from figgen.eval.providers import parse_option
-from figgen.eval.tokens import (
-    anthropic_image_tokens,
-    gemini_image_tokens,
-    openai_image_tokens,
-)
-from figgen.eval.usage import Usage
+from figgen.eval.providers.image import FigureImage, media_type_of
 
 
 def test_usage_adds_up() -> None:

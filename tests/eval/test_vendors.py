@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from figgen.errors import FiggenError
-from figgen.eval.answers import read_answers
-from figgen.eval.dataset import load_dataset, select_items
-from figgen.eval.prices import load_prices
+from figgen.eval.cost.prices import load_prices
 from figgen.eval.providers import make_provider, oracle_reply
-from figgen.eval.runner import RetryPolicy, RunOptions, run_questions
+from figgen.eval.run.dataset import load_dataset, select_items
+from figgen.eval.run.runner import RetryPolicy, RunOptions, run_questions
+from figgen.schema.answers import read_answers
 
 from .fake_server import FakeServer, Request, Response, gemini_reply, messages_reply
 from .fixtures import items

@@ -29,7 +29,7 @@ def built(small_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def hf_dir(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``built`` exported as an HF folder with roughly equal splits (read-only)."""
     from figgen.export.hf import HfOptions, export_hf
-    from figgen.export.splits import SplitFractions
+    from figgen.schema.splits import SplitFractions
 
     out = tmp_path_factory.mktemp("hf") / "hf"
     export_hf(built, out, HfOptions(SplitFractions.parse(THIRDS)))

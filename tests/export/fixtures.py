@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 
 KINDS = ("line", "histogram", "scatter", "contour")
 DATA: dict[str, dict[str, Any]] = {

@@ -63,7 +63,7 @@ def test_category_ids_are_stable_and_extendable() -> None:
 def test_cli_coco_and_bad_license(built: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     runner = CliRunner()
     done = runner.invoke(

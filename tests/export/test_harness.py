@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from figgen.export.lmms_eval import export_lmms_eval
-from figgen.export.splits import SplitFractions
+from figgen.harness.lmms.export import export_lmms_eval
+from figgen.schema.splits import SplitFractions
 from tests.export.conftest import THIRDS, read_qa
 
 
@@ -99,7 +99,7 @@ def _utils_module(task: Path) -> types.ModuleType:
 
 
 def _without_figgen_eval(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("figgen.eval.parse", "figgen.eval.scoring"):
+    for name in ("figgen.eval.scoring.parse", "figgen.eval.scoring.scoring"):
         monkeypatch.setitem(sys.modules, name, None)  # importing it now fails
 
 
@@ -131,7 +131,7 @@ def test_utils_exact_match_fallback(task: Path, monkeypatch: pytest.MonkeyPatch)
 def test_utils_adapts_figgen_parser_and_scorer(
     task: Path, monkeypatch: pytest.MonkeyPatch, built: Path
 ) -> None:
-    from figgen.vqa.item import QAItem
+    from figgen.schema.qa_item import QAItem
 
     utils = _utils_module(task)
     calls: list[tuple[str, object]] = []
@@ -165,7 +165,7 @@ def test_lmms_eval_missing_split_is_a_one_line_error(built: Path, tmp_path: Path
 
 
 def test_plain_question_drops_only_the_json_format_sentence() -> None:
-    from figgen.export.vlmevalkit import plain_question
+    from figgen.schema.answer_types import plain_question
 
     asked = (
         "What type of plot is shown in the only panel? Answer with a JSON object "
@@ -176,7 +176,7 @@ def test_plain_question_drops_only_the_json_format_sentence() -> None:
 
 
 def test_the_docs_give_the_install_line_the_harness_test_installs() -> None:
-    from figgen.export.lmms_eval import INSTALL_COMMAND
+    from figgen.harness.lmms.export import INSTALL_COMMAND
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "export.md"
     assert INSTALL_COMMAND in docs.read_text()

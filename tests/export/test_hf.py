@@ -12,7 +12,7 @@ from PIL import Image
 from figgen.errors import FiggenError
 from figgen.export.hf import HfOptions, export_hf
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SplitFractions, assign_splits
+from figgen.schema.splits import SplitFractions, assign_splits
 from tests.export.conftest import THIRDS, read_qa
 
 
@@ -179,7 +179,7 @@ def test_missing_questions_is_a_one_line_error(built: Path, tmp_path: Path) -> N
 def test_cli_export_hf(built: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     out = tmp_path / "hf"
     result = CliRunner().invoke(
@@ -196,7 +196,7 @@ def test_cli_import_does_not_load_datasets() -> None:
 
     import figgen
 
-    code = "import sys, figgen.cli; print(sorted({'datasets', 'pyarrow'} & set(sys.modules)))"
+    code = "import sys, figgen._cli.main; print(sorted({'datasets', 'pyarrow'} & set(sys.modules)))"
     root = str(Path(figgen.__file__).resolve().parents[1])
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60

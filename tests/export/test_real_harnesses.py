@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.export.lmms_eval import INSTALL_PACKAGES, INSTALL_REMOVE, export_lmms_eval
-from figgen.export.splits import SplitFractions
+from figgen._cli.main import app
+from figgen.harness.lmms.export import INSTALL_PACKAGES, INSTALL_REMOVE, export_lmms_eval
+from figgen.schema.splits import SplitFractions
 from tests.export.conftest import THIRDS, read_qa
 from tests.export.harnesses.venvs import figgen_dependencies, harness_venv
 
@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 
 HARNESSES = Path(__file__).parent / "harnesses"
 
-# exactly what the docs tell users to install (figgen.export.lmms_eval.INSTALL_COMMAND)
+# exactly what the docs tell users to install (figgen.harness.lmms.export.INSTALL_COMMAND)
 LMMS_EVAL = [*INSTALL_PACKAGES, *figgen_dependencies()]
 LMMS_EVAL_REMOVE = list(INSTALL_REMOVE)
 

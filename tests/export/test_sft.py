@@ -21,7 +21,7 @@ from PIL import Image
 
 from figgen.export.sft import DATASET_NAME, IMAGE_TOKEN, export_sft, load_sft
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SplitFractions, assign_splits
+from figgen.schema.splits import SplitFractions, assign_splits
 from tests.export.conftest import THIRDS, read_qa
 
 TEMPLATE = (Path(__file__).parent / "data" / "qwen2_vl_chat_template.jinja").read_text()

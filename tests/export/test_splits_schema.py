@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 
 from figgen.errors import FiggenError
 from figgen.export.schema import FIGURE_FEATURES, QA_FEATURES, figure_row, item_from_qa_row, qa_row
-from figgen.export.splits import SPLITS, SplitFractions, assign_splits, split_of
-from figgen.records import Record
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
+from figgen.schema.records import Record
+from figgen.schema.splits import SPLITS, SplitFractions, assign_splits, split_of
 from tests.export.fixtures import hand_items, hand_record
 
 
 def _expected_split(figure_id: str, train: float, validation: float) -> str:
-    # Written independently of figgen.export.splits: first 8 bytes of the salted sha256.
+    # Written independently of figgen.schema.splits: first 8 bytes of the salted sha256.
     value = int(hashlib.sha256(("figgen-split:" + figure_id).encode()).hexdigest()[:16], 16)
     u = value / 18446744073709551616
     return "train" if u < train else ("validation" if u < train + validation else "test")

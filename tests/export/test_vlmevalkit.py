@@ -11,8 +11,8 @@ import pytest
 
 from figgen.errors import FiggenError
 from figgen.export.source import BuiltDataset
-from figgen.export.splits import SplitFractions, assign_splits
-from figgen.export.vlmevalkit import DATASET_TYPES, MCQ_NAME, OPEN_NAME, export_vlmevalkit
+from figgen.harness.vlmevalkit.export import DATASET_TYPES, MCQ_NAME, OPEN_NAME, export_vlmevalkit
+from figgen.schema.splits import SplitFractions, assign_splits
 from tests.export.conftest import THIRDS, read_qa
 from tests.export.vlmevalkit_loader import decoded_image, load_custom, mcq_options
 
@@ -92,7 +92,7 @@ def test_one_split(built: Path, tmp_path: Path) -> None:
 
 def test_an_option_pandas_reads_as_missing_is_refused(built: Path, tmp_path: Path) -> None:
     """'None' would vanish from VLMEvalKit's options: say so instead of exporting it."""
-    from figgen.vqa.item import QAItem
+    from figgen.schema.qa_item import QAItem
 
     root = tmp_path / "data"
     shutil.copytree(built, root)
@@ -113,8 +113,8 @@ def _contained(options: list[str]) -> bool:
 
 
 def test_options_one_inside_another_ask_for_the_letter(built: Path, tmp_path: Path) -> None:
-    from figgen.export.vlmevalkit import LETTER_ONLY
-    from figgen.vqa.item import QAItem
+    from figgen.harness.vlmevalkit.export import LETTER_ONLY
+    from figgen.schema.qa_item import QAItem
 
     root = tmp_path / "data"
     shutil.copytree(built, root)

@@ -18,7 +18,7 @@ def figgen(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> Callable[..., tuple[int, str]]:
     """Run ``figgen ARGS`` through its console entry point; returns (exit code, stderr)."""
-    from figgen.cli import main
+    from figgen._cli.main import main
 
     def run(*args: str | Path) -> tuple[int, str]:
         monkeypatch.setattr(sys, "argv", ["figgen", *map(str, args)])
@@ -37,7 +37,7 @@ def figgen(
 @pytest.fixture(scope="session")
 def tiny_config() -> Path:
     """The shipped ``tiny`` preset, as a file the CLI reads."""
-    from figgen.config import PRESETS
+    from figgen.config.load import PRESETS
 
     return PRESETS / "tiny.toml"
 

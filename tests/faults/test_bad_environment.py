@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.lock import LOCK_NAME
+from figgen.store.lock import LOCK_NAME
 from tests.eval.fixtures import make_dataset
 
 from .conftest import build_args, copy_build, digest, remount
@@ -118,7 +118,7 @@ def test_full_disk_during_an_eval_keeps_the_answers_written(
     code, err = figgen("eval", "run", "--data", data, "--model", "oracle", "--out", answers,
                        "--no-progress")  # fmt: skip
     assert code == 0, err
-    from figgen.eval.answers import read_answers
+    from figgen.schema.answers import read_answers
 
     rows = read_answers(answers)
     assert sorted(r["qid"] for r in rows) == sorted(f"q{i:03d}" for i in range(16))

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from figgen.eval.aggregate import score_rows
-from figgen.eval.answers import latest_rows, read_answers
-from figgen.eval.dataset import load_dataset
-from figgen.eval.estimate import estimate_run
-from figgen.eval.parse import MAX_REPLY_CHARS
-from figgen.eval.prices import PriceTable, load_prices
+from figgen.eval.cost.prices import PriceTable, load_prices
 from figgen.eval.providers import make_provider, oracle_reply
-from figgen.eval.report import write_report
-from figgen.eval.runner import CUT_MARK, RetryPolicy, RunOptions, RunSummary, run_questions
+from figgen.eval.report.aggregate import score_rows
+from figgen.eval.report.report import write_report
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.estimate import estimate_run
+from figgen.eval.run.runner import CUT_MARK, RetryPolicy, RunOptions, RunSummary, run_questions
+from figgen.eval.scoring.parse import MAX_REPLY_CHARS
+from figgen.schema.answers import latest_rows, read_answers
 from tests.eval.fixtures import items, make_dataset
 
 from .fault_server import (

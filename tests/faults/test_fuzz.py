@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from figgen.config import FigureConfig, config_from_dict, load_config
+from figgen.config.load import FigureConfig, config_from_dict, load_config
 from figgen.density.parse import parse_tables
 from figgen.errors import ConfigError, FiggenError
-from figgen.eval.dataset import load_dataset
-from figgen.eval.parse import ParsedAnswer, parse_reply
-from figgen.record import parse_record
-from figgen.vqa.item import QAItem
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.scoring.parse import ParsedAnswer, parse_reply
+from figgen.schema.qa_item import QAItem
+from figgen.schema.record import parse_record
 from tests.eval.fixtures import items
 
 QUICK, SLOW = 300, 10_000

@@ -14,7 +14,7 @@ import pytest
 from figgen.human.inputs import INPUT_KINDS
 from figgen.human.server import human_server
 from figgen.human.study import Study, open_study
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 from tests.export.conftest import built  # noqa: F401  (the shared small build with questions)
 from tests.view.conftest import browser  # noqa: F401  (headless Chromium through Selenium)
 

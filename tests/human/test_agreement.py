@@ -10,7 +10,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
-from figgen.human.agreement import (
+from figgen.eval.scoring.agreement import (
     cohen_kappa,
     fleiss_kappa,
     icc_2_1,

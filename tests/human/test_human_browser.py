@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from figgen.eval.dataset import load_dataset
-from figgen.eval.parse import parse_reply
-from figgen.eval.scoring import score_answer
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.scoring.parse import parse_reply
+from figgen.eval.scoring.scoring import score_answer
 from figgen.human.inputs import INPUT_KINDS, SKIPPED
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 from tests.human.conftest import group_of, typed_truth, typed_wrong
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,8 +191,8 @@ def test_a_study_by_keyboard_survives_reload_and_a_killed_server(
         assert row["latency_s"] > 0
 
     # the report scores them as figgen's scorer does
-    from figgen.eval.prices import load_prices
-    from figgen.eval.report import write_report
+    from figgen.eval.cost.prices import load_prices
+    from figgen.eval.report.report import write_report
 
     metrics = write_report(load_dataset(per_kind), [out], load_prices(None), tmp_path / "report")
     entry = metrics["models"]["human:web"]

@@ -13,9 +13,9 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
-from figgen.eval.dataset import load_dataset
-from figgen.eval.parse import parse_reply
-from figgen.eval.scoring import score_answer
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.scoring.parse import parse_reply
+from figgen.eval.scoring.scoring import score_answer
 from figgen.human.study import open_study
 from tests.human.conftest import typed_truth, typed_wrong
 from tests.view.answers import oracle, write_answers
@@ -60,8 +60,8 @@ def study_files(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
 
 @pytest.fixture(scope="module")
 def metrics(built: Path, study_files: dict[str, Any]) -> dict[str, Any]:
-    from figgen.eval.prices import load_prices
-    from figgen.eval.report import write_report
+    from figgen.eval.cost.prices import load_prices
+    from figgen.eval.report.report import write_report
 
     out = study_files["folder"] / "report"
     return write_report(
@@ -177,7 +177,7 @@ def test_models_on_the_same_items_and_the_report(study_files: dict, metrics: dic
 def test_cli_takes_an_hourly_rate(built: Path, study_files: dict, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     args = [
         "eval",
@@ -201,7 +201,7 @@ def test_cli_takes_an_hourly_rate(built: Path, study_files: dict, tmp_path: Path
 def test_a_negative_hourly_rate_is_refused(built: Path, study_files: dict, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
     from figgen.errors import FiggenError
 
     args = ["eval", "score", "--data", str(built), "--out", str(tmp_path / "r")]

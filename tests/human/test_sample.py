@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from figgen.errors import FiggenError
-from figgen.eval.dataset import load_dataset
+from figgen.eval.run.dataset import load_dataset
 from figgen.human.sample import interleave, load_or_start_plan, plan_path, stratified_sample
 
 

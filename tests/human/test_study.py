@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from figgen.errors import FiggenError
-from figgen.eval.answers import AnswerRow, read_answers
-from figgen.eval.dataset import load_dataset
-from figgen.eval.fingerprint import build_fingerprint
-from figgen.eval.parse import parse_reply
-from figgen.eval.scoring import score_answer
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.scoring.parse import parse_reply
+from figgen.eval.scoring.scoring import score_answer
 from figgen.human.inputs import SKIPPED, InvalidAnswer, answer_reply
 from figgen.human.study import Study, open_study
+from figgen.schema.answers import AnswerRow, read_answers
+from figgen.schema.fingerprint import build_fingerprint
 from tests.export.conftest import read_qa
 from tests.human.conftest import serve, typed_truth
 

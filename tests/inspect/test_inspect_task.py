@@ -25,8 +25,8 @@ from inspect_ai.model import (  # noqa: E402
     get_model,
 )
 
-from figgen.eval.metrics import cer_list  # noqa: E402
-from figgen.inspect import figgen_qa  # noqa: E402
+from figgen.eval.scoring.metrics import cer_list  # noqa: E402
+from figgen.harness.inspect_plugin import figgen_qa  # noqa: E402
 from tests.export.conftest import read_qa  # noqa: E402
 
 
@@ -90,8 +90,8 @@ def _metrics(log: Any) -> dict[str, float]:
 
 @pytest.fixture(scope="module")
 def by_prompt(built: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    from figgen.eval.prompt import prompt_text
-    from figgen.vqa.item import QAItem
+    from figgen.eval.run.prompt import prompt_text
+    from figgen.schema.qa_item import QAItem
 
     items = read_qa(built)
     table = {}
@@ -122,7 +122,7 @@ def test_oracle_scores_every_level_perfectly(
         assert metrics[f"{family}/cer"] == 0.0
     # the blind baselines as figgen eval score computes them, on the same questions
     from figgen.eval.blind.compare import blind_comparison
-    from figgen.vqa.item import QAItem
+    from figgen.schema.qa_item import QAItem
 
     qa = [QAItem.from_dict(i) for i in items]
     report = blind_comparison(qa, [(i, True) for i in qa])
@@ -207,8 +207,8 @@ def test_inspect_cli_runs_the_registered_task_against_an_openai_compatible_serve
     from inspect_ai.log import list_eval_logs, read_eval_log
     from PIL import Image
 
-    from figgen.eval.prompt import prompt_text
-    from figgen.vqa.item import QAItem
+    from figgen.eval.run.prompt import prompt_text
+    from figgen.schema.qa_item import QAItem
     from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
 
     families = ("panel_count", "titles")

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from figgen.generate import GeneratedFigure
-from figgen.record import Element
-from figgen.records import PanelRecord, Record
+from figgen.build.figure import GeneratedFigure
+from figgen.schema.record import Element
+from figgen.schema.records import PanelRecord, Record
 from figgen.vqa import QAItem, questions_for_record
 
 

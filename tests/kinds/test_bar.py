@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
 from figgen.errors import ConfigError
-from figgen.generate import GeneratedFigure, generate_figure
 from figgen.kinds.bar import bar_table
-from figgen.record import spec_from_record
+from figgen.schema.record import spec_from_record
 from figgen.vqa import QAItem, describe_record, questions_for_record
 
 BARS_ONLY = {

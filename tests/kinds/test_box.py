@@ -11,13 +11,13 @@ from matplotlib import cbook
 from matplotlib.colors import to_rgb
 
 from benchmarks.audit_answerable import axis_map
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
-from figgen.eval.scoring import score_value
-from figgen.generate import GeneratedFigure, generate_figure
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
+from figgen.eval.scoring.scoring import score_value
 from figgen.kinds.box_data import BoxData, BoxStyle, box_stats, box_table
-from figgen.record import Element, spec_from_record
-from figgen.records import PanelRecord, Record
+from figgen.schema.record import Element, spec_from_record
+from figgen.schema.records import PanelRecord, Record
 from figgen.vqa import QAItem, describe_record, questions_for_record
 from tests.kinds.figures import closest, elements_of, items_of, panels_of, pixels_of
 
@@ -262,7 +262,7 @@ def test_outlier_counts_are_matplotlibs(figures: list[GeneratedFigure]) -> None:
 
 
 def test_outliers_are_counted_only_when_apart() -> None:
-    from figgen.vqa.answerable import MAX_MARKER_OVERLAP, marker_overlap
+    from figgen.vqa.api.answerable import MAX_MARKER_OVERLAP, marker_overlap
 
     cfg = config_from_dict(BOXES_ONLY)
     skipped = 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from figgen.element_kinds import ElementDecl, mark
 from figgen.errors import ConfigError, FiggenError
 from figgen.kinds import KINDS, element_tables, multichart_kind, multichart_kinds
-from figgen.kinds.base import KindHooks, register
+from figgen.kinds.api import KindHooks, register
 from figgen.kinds.derived import derive_tables
+from figgen.schema.elements import ElementDecl, mark
 from tests.multichart.graphs import data, image, spec
 
 

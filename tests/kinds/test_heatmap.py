@@ -11,12 +11,12 @@ import pytest
 from PIL import Image
 from sklearn.linear_model import LinearRegression
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
-from figgen.generate import GeneratedFigure, generate_figure
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
 from figgen.kinds.heatmap import HeatmapData, HeatmapStyle
-from figgen.record import Element, spec_from_record
-from figgen.records import PanelRecord, Record
+from figgen.schema.record import Element, spec_from_record
+from figgen.schema.records import PanelRecord, Record
 from figgen.vqa import describe_record
 from tests.kinds.figures import elements_of, items_of, panels_of
 

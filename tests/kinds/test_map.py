@@ -15,14 +15,14 @@ from PIL import Image
 from shapely.geometry import shape as to_shapely
 from sklearn.linear_model import LinearRegression
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
 from figgen.errors import FiggenError
-from figgen.generate import GeneratedFigure, generate_figure
-from figgen.kinds import regions
+from figgen.kinds import map_regions as regions
 from figgen.kinds.choropleth import MapData
-from figgen.record import Element, spec_from_record
-from figgen.records import PanelRecord, Record
+from figgen.schema.record import Element, spec_from_record
+from figgen.schema.records import PanelRecord, Record
 from figgen.vqa import QAItem, describe_record, questions_for_record
 from tests.kinds.figures import elements_of, panels_of
 

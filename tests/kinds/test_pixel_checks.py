@@ -22,8 +22,8 @@ from benchmarks.audit_pixels import (
     ocr_tally,
     tesseract_missing,
 )
-from figgen.config import FigureConfig, config_from_dict, load_config
-from figgen.generate import GeneratedFigure, generate_figure
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.config.load import FigureConfig, config_from_dict, load_config
 from tests.kinds.figures import pixels_of
 
 pytestmark = pytest.mark.slow

@@ -11,12 +11,12 @@ import pytest
 from matplotlib.colors import to_rgb
 
 from benchmarks.audit_answerable import axis_map
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
-from figgen.eval.scoring import score_value
-from figgen.generate import GeneratedFigure, generate_figure
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
+from figgen.eval.scoring.scoring import score_value
 from figgen.kinds.ranges_data import RangeData, RangeSeries, range_stats, range_table
-from figgen.records import PanelRecord, Record
+from figgen.schema.records import PanelRecord, Record
 from figgen.vqa import QAItem, describe_record
 from tests.kinds.figures import closest, elements_of, items_of, panels_of, pixels_of
 

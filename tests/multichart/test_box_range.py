@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figgen.chart_inputs import Chart, ChartInput
 from figgen.errors import ConfigError
 from figgen.kinds import multichart_kind
 from figgen.multichart.graph import build_graph, spec_from_dict
@@ -16,6 +15,7 @@ from figgen.multichart.minimal import minimal_sets
 from figgen.multichart.records import value_from_json
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.values import Vector
+from figgen.schema.longchart import Chart, ChartInput
 from tests.multichart.conftest import set_images
 from tests.multichart.graphs import comp, data, image, spec
 from tests.multichart.independent import stored_sets

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from figgen.eval.dataset import load_dataset
-from figgen.eval.prices import PriceTable
+from figgen.eval.cost.prices import PriceTable
 from figgen.eval.providers import MockProvider, Prompt, Reply
-from figgen.eval.run_options import RunOptions
+from figgen.eval.run.dataset import load_dataset
+from figgen.eval.run.run_options import RunOptions
 from figgen.multichart.conversation import (
     RETRIEVAL_PROMPT,
     question_turn,
@@ -129,7 +129,7 @@ def test_a_stopped_conversation_resumes_with_its_history(built: Path, tmp_path: 
 def test_the_converse_command_with_the_oracle_scores_100_percent(built: Path, tmp_path: Path):
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     answers = tmp_path / "oracle.jsonl"
     run = ["multichart", "converse", "--data", str(built), "--model", "oracle"]
@@ -147,7 +147,7 @@ def test_the_converse_command_with_the_oracle_scores_100_percent(built: Path, tm
 
 
 def test_a_conversation_stops_before_max_cost(built: Path, tmp_path: Path):
-    from figgen.eval.prices import ModelPrice
+    from figgen.eval.cost.prices import ModelPrice
 
     dataset = load_dataset(built)
     figure = dataset.items[0].figure_id

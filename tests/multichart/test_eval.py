@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
 from tests.multichart.independent import stored_sets
 

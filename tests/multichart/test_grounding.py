@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from figgen.cli import app
-from figgen.eval.dataset import load_dataset
-from figgen.eval.evidence import EvidenceTarget
-from figgen.eval.set_grounding import SetTarget, locate_set, score_set_location
+from figgen._cli.main import app
+from figgen.eval.grounding.evidence import EvidenceTarget
+from figgen.eval.grounding.set_grounding import SetTarget, locate_set, score_set_location
+from figgen.eval.run.dataset import load_dataset
 from tests.multichart.independent import stored_sets
 
 TRUTH = SetTarget(
@@ -118,9 +118,9 @@ def test_a_shrunk_set_prompt_restates_every_size_and_rescales_the_evidence():
 
     from PIL import Image
 
-    from figgen.eval.image import FigureImage
-    from figgen.eval.prompt import build_prompt
-    from figgen.vqa.item import QAItem
+    from figgen.eval.providers.image import FigureImage
+    from figgen.eval.run.prompt import build_prompt
+    from figgen.schema.qa_item import QAItem
 
     def png(width: int, height: int) -> FigureImage:
         out = io.BytesIO()

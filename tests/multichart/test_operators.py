@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from figgen.config_sections import DistributionConfig
+from figgen.config.sections.shared import DistributionConfig
 from figgen.multichart.operators import OperatorError, operator_for
 from figgen.multichart.sampling import meets_trend, sample_node
 from figgen.multichart.spec import NodeSpec
@@ -135,7 +135,7 @@ def test_a_proposer_hook_supplies_values_that_meet_their_trend(tmp_path):
             return Vector(shape.labels, tuple(11.0 + i for i in range(len(shape.labels))))
         return None
 
-    from figgen.config import FigureConfig
+    from figgen.config.load import FigureConfig
 
     values = sample_values(plan, np.random.default_rng(0), FigureConfig(), propose=propose)
     assert values["p1"].values[:3] == (20.0, 21.0, 22.0)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.multichart.records import SetRecord
 from tests.multichart.independent import stored_sets
 

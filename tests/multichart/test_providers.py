@@ -11,9 +11,9 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from figgen.eval.image import FigureImage
 from figgen.eval.providers import AskConfig, Prompt, Turn, make_provider
-from figgen.vqa.item import QAItem
+from figgen.eval.providers.image import FigureImage
+from figgen.schema.qa_item import QAItem
 from tests.eval.fake_server import (
     FakeServer,
     Request,

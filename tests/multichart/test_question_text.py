@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.config import FigureConfig
+from figgen.config.load import FigureConfig
 from figgen.multichart.build import build_set
 from figgen.multichart.modes import plan_set
 from figgen.multichart.questions import Ask, Target

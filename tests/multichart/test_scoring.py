@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from figgen.eval.parse import parse_reply
-from figgen.eval.scoring import score_answer, score_value
+from figgen.eval.scoring.parse import parse_reply
+from figgen.eval.scoring.scoring import score_answer, score_value
 from figgen.multichart.prompt import ANSWER_KEY, qa_item
 from figgen.multichart.questions import Ask, Target
 

@@ -11,10 +11,10 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.errors import FiggenError
 from figgen.perturb import apply_plan, parse_kinds, perturb_dataset, plan_figure
-from figgen.records import Record
+from figgen.schema.records import Record
 
 INKED = {
     "point",

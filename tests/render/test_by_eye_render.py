@@ -15,11 +15,11 @@ from matplotlib.colors import to_rgb
 from PIL import Image
 from scipy import ndimage
 
-from figgen import generate
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig, config_from_dict
-from figgen.sample.colour_distance import MIN_SERIES_DELTA_E, colour_difference
-from figgen.spec import FigureSpec
+from figgen._util.colour_distance import MIN_SERIES_DELTA_E, colour_difference
+from figgen.build import figure as generate
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig, config_from_dict
+from figgen.schema.spec import FigureSpec
 from figgen.vqa import questions_for_record
 
 LINE_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from figgen.config import FigureConfig
-from figgen.generate import generate_figure
+from figgen.build.figure import generate_figure
+from figgen.config.load import FigureConfig
 from figgen.render.boxes import inside, overlaps
 
 TEXT = {

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from figgen.config import FigureConfig, config_from_dict
-from figgen.generate import generate_figure
+from figgen.build.figure import generate_figure
+from figgen.config.load import FigureConfig, config_from_dict
 from figgen.render import render
-from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
+from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 from figgen.vqa import describe_record, questions_for_record
 
 

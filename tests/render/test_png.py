@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from figgen.build import build_dataset
-from figgen.config import FigureConfig, config_from_dict, load_config
+from figgen.build.dataset import build_dataset
+from figgen.build.figure import generate_figure
+from figgen.config.load import FigureConfig, config_from_dict, load_config
 from figgen.errors import BuildDirError, ConfigError
-from figgen.generate import generate_figure
 from figgen.render.png import PNG_ENCODERS, PngSettings, encode_rgba
 
 HAS_FPNG = importlib.util.find_spec("fpng") is not None

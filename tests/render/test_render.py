@@ -10,15 +10,15 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator
 from PIL import Image
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig
-from figgen.generate import GeneratedFigure, generate_figure
-from figgen.record import spec_from_record
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig
 from figgen.render import render
 from figgen.render.canvas import build_figure, encode_png, style_context
 from figgen.render.elements import measure
 from figgen.render.png import PngSettings
 from figgen.render.tick_memo import memoize_ticks
+from figgen.schema.record import spec_from_record
 
 SEEDS = range(14)
 

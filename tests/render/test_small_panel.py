@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from figgen.compose import sample_figure
-from figgen.config import config_from_dict
-from figgen.record import Element
+from figgen.build.sampling import sample_figure
+from figgen.config.load import config_from_dict
 from figgen.render import render
 from figgen.render.elements import Measured
 from figgen.render.repair import find_problems
-from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
+from figgen.schema.record import Element
+from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 
 def _spec() -> FigureSpec:

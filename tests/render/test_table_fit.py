@@ -15,15 +15,15 @@ from matplotlib.figure import Figure
 from matplotlib.table import Table
 from PIL import Image
 
-from figgen.config import FigureConfig, config_from_dict
-from figgen.generate import generate_figure
+from figgen.build.figure import generate_figure
+from figgen.config.load import FigureConfig, config_from_dict
 from figgen.kinds import KINDS
 from figgen.kinds.table_fit import CrowdedTable
-from figgen.record import Element
-from figgen.records import Record
 from figgen.render import render
 from figgen.render.repair import TEXT_BOX_KINDS
-from figgen.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
+from figgen.schema.record import Element
+from figgen.schema.records import Record
+from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 LONG = [
     "internationalization",

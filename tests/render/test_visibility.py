@@ -15,10 +15,10 @@ import pytest
 from matplotlib.colors import to_rgb
 from PIL import Image
 
-from figgen.config import FigureConfig, config_from_dict
-from figgen.generate import GeneratedFigure, generate_figure
-from figgen.record import parse_record
+from figgen.build.figure import GeneratedFigure, generate_figure
+from figgen.config.load import FigureConfig, config_from_dict
 from figgen.render import legend_place
+from figgen.schema.record import parse_record
 from figgen.vqa import questions_for_record
 
 STYLES = [*FigureConfig().style.styles, "dark_background"]

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from figgen.sample.colour_distance import (
+from figgen._util.colour_distance import (
     MIN_SERIES_DELTA_E,
     ciede2000,
     colour_difference,

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from figgen.config import FigureConfig
+from figgen.config.load import FigureConfig
 from figgen.kinds import KINDS
-from figgen.records import PanelRecord
-from figgen.sample import params as p
 from figgen.sample.text import default_vocabulary
+from figgen.schema import params as p
+from figgen.schema.records import PanelRecord
 
 DISTRIBUTIONS = ("linear", "gmm", "random")
 EXPECTED: dict[str, dict[str, type[p.PanelParams]]] = {

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from figgen.config import FigureConfig, load_config
+from figgen.config.load import FigureConfig, load_config
 
 SEED = 5
 N = 3
@@ -19,7 +19,7 @@ def tiny_config() -> FigureConfig:
 
 
 def _files_build(root: Path, config: FigureConfig) -> Path:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     out = root / "ds"
     build_dataset(out, n=N, seed=SEED, workers=1, config=config, progress=False)
@@ -41,7 +41,7 @@ def tiny_reference(tmp_path_factory: pytest.TempPathFactory, tiny_config: Figure
 @pytest.fixture(scope="session")
 def tiny_parquet(tmp_path_factory: pytest.TempPathFactory, tiny_config: FigureConfig) -> Path:
     """The same figures as ``tiny_reference`` in parquet shards of 2 (read-only)."""
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     out = tmp_path_factory.mktemp("tiny-parquet") / "ds"
     build_dataset(

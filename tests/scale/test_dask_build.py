@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from figgen.build import build_dataset
-from figgen.config import FigureConfig
+from figgen.build.dataset import build_dataset
+from figgen.config.load import FigureConfig
 from tests.scale.conftest import SEED, N, tree_bytes
 
 pytestmark = pytest.mark.slow

@@ -9,10 +9,10 @@ from functools import partial
 
 import pytest
 
+from figgen.build import DaskCluster, InProcess, LocalPool, make_executor
+from figgen.build import executors as executors_module
+from figgen.build import workers as workers_module
 from figgen.errors import FiggenError
-from figgen.scale import DaskCluster, InProcess, LocalPool, make_executor
-from figgen.scale import executors as executors_module
-from figgen.scale import workers as workers_module
 
 
 def test_in_process_runs_tasks_in_order() -> None:
@@ -97,7 +97,7 @@ def test_code_digest_covers_the_sources() -> None:
         if p.suffix in {".py", ".txt", ".toml", ".jinja", ".json", ".md"}
         and "__pycache__" not in p.parts
     )
-    assert package / "generate.py" in files
+    assert package / "build" / "figure.py" in files
     expected = hashlib.sha256()
     for path in files:
         expected.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
@@ -105,7 +105,7 @@ def test_code_digest_covers_the_sources() -> None:
 
 
 def _worker_start() -> tuple[int, bool]:
-    return os.getppid(), "figgen.generate" in sys.modules
+    return os.getppid(), "figgen.build.figure" in sys.modules
 
 
 def test_local_workers_fork_from_a_server_that_imported_figgen_and_all_end() -> None:

@@ -6,9 +6,9 @@ import gc
 from functools import partial
 from pathlib import Path
 
-from figgen.config import FigureConfig
-from figgen.scale import BuildStore, shards
-from figgen.scale.memory import measured, peak_rss_mib
+from figgen.build import BuildStore, shards
+from figgen.build.memory import measured, peak_rss_mib
+from figgen.config.load import FigureConfig
 
 
 def _live_figures() -> int:

@@ -11,10 +11,10 @@ import fsspec
 import pyarrow.parquet as pq
 import pytest
 
-from figgen.build import build_dataset
-from figgen.config import FigureConfig
+from figgen.build.dataset import build_dataset
+from figgen.config.load import FigureConfig
 from figgen.errors import BuildDirError, BuildInterrupted
-from figgen.storage import TMP_MARK
+from figgen.store.storage import TMP_MARK
 from tests.scale.conftest import SEED, N, tree_bytes
 
 SHARDS = ["shard-00000000-00000001.parquet", "shard-00000002-00000002.parquet"]
@@ -81,9 +81,9 @@ def test_manifest_counts_equal_those_of_the_files_build(
 def test_interrupted_build_resumes_the_missing_shard_only(
     tiny_parquet: Path, tiny_config: FigureConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import figgen.generate
+    import figgen.build.figure
 
-    real = figgen.generate.generate_figure
+    real = figgen.build.figure.generate_figure
 
     def dies_at_figure_2(config: FigureConfig, seed: int, index: int) -> object:
         if index == 2:
@@ -91,7 +91,7 @@ def test_interrupted_build_resumes_the_missing_shard_only(
         return real(config, seed, index)
 
     out = tmp_path / "ds"
-    monkeypatch.setattr(figgen.generate, "generate_figure", dies_at_figure_2)
+    monkeypatch.setattr(figgen.build.figure, "generate_figure", dies_at_figure_2)
     # Ctrl-C becomes one line naming the finished figures (the first shard's two)
     with pytest.raises(BuildInterrupted, match="^interrupted: 2 figures kept; run the same"):
         _build(out, tiny_config)
@@ -99,7 +99,7 @@ def test_interrupted_build_resumes_the_missing_shard_only(
     first = (out / "figures" / SHARDS[0]).stat()
     # A killed process leaves its temporary shard behind; the rerun must not trust it.
     (out / "figures" / f"{SHARDS[1]}{TMP_MARK}4242-dead").write_bytes(b"PAR1 partial")
-    monkeypatch.setattr(figgen.generate, "generate_figure", real)
+    monkeypatch.setattr(figgen.build.figure, "generate_figure", real)
 
     summary = _build(out, tiny_config)
     assert (summary.generated, summary.skipped) == (1, 2)  # type: ignore[attr-defined]

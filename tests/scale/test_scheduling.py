@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from figgen.build import largest_first
-from figgen.compose import sample_figure, sample_footprint
-from figgen.config import FigureConfig
+from figgen.build.dataset import largest_first
+from figgen.build.sampling import sample_figure, sample_footprint
+from figgen.config.load import FigureConfig
 
 
 def test_footprint_is_the_sampled_specs_pixels_and_panels() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 import fsspec
 import pytest
 
-from figgen import storage as storage_module
-from figgen.scale import BuildStore
-from figgen.storage import TMP_MARK
+from figgen.build import BuildStore
+from figgen.store import storage as storage_module
+from figgen.store.storage import TMP_MARK
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from figgen.eval.answers import AnswerRow
+from figgen.schema.answers import AnswerRow
 
 
 def write_answers(

@@ -45,9 +45,9 @@ def test_page_holds_every_figure_element_and_question(built: Path, tmp_path: Pat
 
 
 def test_answers_are_scored_as_eval_score_does(built: Path, tmp_path: Path) -> None:
-    from figgen.eval.dataset import load_dataset
-    from figgen.eval.parse import parse_reply
-    from figgen.eval.scoring import score_answer
+    from figgen.eval.run.dataset import load_dataset
+    from figgen.eval.scoring.parse import parse_reply
+    from figgen.eval.scoring.scoring import score_answer
 
     items = read_qa(built)
     right = write_answers(tmp_path / "oracle.jsonl", "oracle", items, oracle)
@@ -102,7 +102,7 @@ def test_bad_input_is_one_line(
 def test_cli_writes_the_page(built: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from figgen.cli import app
+    from figgen._cli.main import app
 
     out = tmp_path / "page.html"
     result = CliRunner().invoke(app, ["view", str(built), "--out", str(out)])

@@ -12,9 +12,9 @@ import pytest  # noqa: E402
 def unbalanced() -> Iterator[None]:
     """Ask every item the rules allow: no balancing draws (tests of a family's rules).
 
-    Balancing at the source (``figgen.vqa.balance``) drops some items of dominant answers by
+    Balancing at the source (``figgen.vqa.api.balance``) drops some items of dominant answers by
     a seeded draw; it is tested on its own in ``test_balance.py``.
     """
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("figgen.vqa.balance.KEEP", {})
+        patch.setattr("figgen.vqa.api.balance.KEEP", {})
         yield

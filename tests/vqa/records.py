@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
-from figgen.records import PANEL_DATA, PanelRecord
+from figgen.schema.records import PANEL_DATA, PanelRecord
 
 
 def line_panel(
@@ -260,8 +260,8 @@ def mixed_record(seed: int = 0, index: int = 0) -> dict[str, Any]:
 
 def composed_records(config: Any, seed: int, n: int) -> list[dict[str, Any]]:
     """Records of figures 0..n-1 of a build, from their specs alone (no rendering, no boxes)."""
-    from figgen.compose import sample_figure
-    from figgen.record import make_record
+    from figgen.build.sampling import sample_figure
+    from figgen.schema.record import make_record
 
     return [
         make_record(

@@ -11,12 +11,12 @@ import pytest
 from records import histogram_panel, line_panel, make_record
 
 from benchmarks.audit_answerable import drawn_peaks as traced_peaks
-from figgen.records import Record
+from figgen.schema.records import Record
 from figgen.vqa import QAItem, questions_for_record
-from figgen.vqa.answerable import VERTEX_GAP_SHARE
-from figgen.vqa.context import NEAR_ZERO_SHARE, FigureContext
-from figgen.vqa.contour_trends import innermost_regions
-from figgen.vqa.families import MEAN_Y
+from figgen.vqa.api.answerable import VERTEX_GAP_SHARE
+from figgen.vqa.api.context import NEAR_ZERO_SHARE, FigureContext
+from figgen.vqa.api.families import MEAN_Y
+from figgen.vqa.api.reading.contour_trends import innermost_regions
 
 SERIES_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
 

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from benchmarks.audit_answerable import Audit, AxisMap, audit_item, axis_map, elements
-from figgen.config import config_from_dict
-from figgen.eval.scoring import score_value
+from figgen.config.load import config_from_dict
+from figgen.eval.scoring.scoring import score_value
 from figgen.vqa import QAItem, questions_for_record
-from figgen.vqa.measures import tick_number
+from figgen.vqa.api.reading.measures import tick_number
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +34,7 @@ FIGURES = range(8)
 
 @pytest.fixture(scope="module")
 def records() -> list[dict[str, Any]]:
-    from figgen.generate import generate_figure
+    from figgen.build.figure import generate_figure
 
     cfg = config_from_dict(CONFIG)
     return [generate_figure(cfg, 11, i).record for i in FIGURES]

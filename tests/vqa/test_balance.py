@@ -9,14 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from figgen.vqa.balance import (
-    FIXED_BY_PAPER,
-    KEEP,
-    SHARE_BOUNDS,
-    answer_class,
-    keep_item,
-    stratum,
-)
+from figgen.config.sections.balance import KEEP, SHARE_BOUNDS
+from figgen.vqa.api.balance import FIXED_BY_PAPER, answer_class, keep_item, stratum
 
 RECORD = SimpleNamespace(seed=3, index=7)
 
@@ -72,9 +66,9 @@ def test_a_line_named_by_its_legend_label_is_its_own_stratum() -> None:
 def test_a_generated_build_keeps_every_balanced_family_within_its_bound(tmp_path: Path) -> None:
     """Default-config figures (the paper's distributions): each balanced family's largest
     answer share stays within its stated bound, up to the sampling error of this build."""
-    from figgen.build import build_dataset
-    from figgen.config import load_config
-    from figgen.eval.dataset import load_dataset
+    from figgen.build.dataset import build_dataset
+    from figgen.config.load import load_config
+    from figgen.eval.run.dataset import load_dataset
 
     out = tmp_path / "ds"
     build_dataset(out, n=40, seed=2, workers=1, progress=False)

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from records import mixed_record
 
-from figgen.config import config_from_dict, load_config, preset_names
+from figgen.config.load import config_from_dict, load_config, preset_names
+from figgen.config.sections.balance import KEEP, SHARE_BOUNDS, BalanceConfig
 from figgen.errors import ConfigError
-from figgen.records import as_record
+from figgen.schema.records import as_record
 from figgen.vqa import questions_for_record, write_qa
-from figgen.vqa.balance import KEEP, SHARE_BOUNDS, BalanceConfig, keep_item
-from figgen.vqa.offered import balance_table
+from figgen.vqa.api.balance import keep_item
+from figgen.vqa.questions.offered import balance_table
 
 NO_LINE_PLOTS = {"plot_type": {"line": 0.0}}
 

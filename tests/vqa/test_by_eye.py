@@ -1,4 +1,4 @@
-"""The by-eye rules of figgen.vqa.answerable on hand-made records, each against its own
+"""The by-eye rules of figgen.vqa.api.answerable on hand-made records, each against its own
 independent computation."""
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ import pytest
 from records import line_panel, make_record, scatter_panel, typed
 
 from benchmarks.audit_answerable import covered_share
-from figgen.discs import disc_overlaps
-from figgen.records import PanelRecord, Record
+from figgen._util.discs import disc_overlaps
+from figgen.schema.records import PanelRecord, Record
 from figgen.vqa import QAItem, questions_for_record
-from figgen.vqa.answerable import (
+from figgen.vqa.api.answerable import (
     MAX_MARKER_OVERLAP,
     MIN_TREND_PX,
     look_alike_lines,
     trend_pixels,
 )
-from figgen.vqa.context import FigureContext
-from figgen.vqa.series import colour_words
+from figgen.vqa.api.context import FigureContext
+from figgen.vqa.api.reading.line_names import colour_words
 
 LINE_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
 

@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 from scipy.stats import chi2
 
-from figgen.compose import sample_figure
-from figgen.config import FigureConfig
+from figgen.build.sampling import sample_figure
+from figgen.config.load import FigureConfig
 from figgen.kinds import KINDS
-from figgen.kinds.base import COLORMAPS
-from figgen.vqa.colormaps import CHOICE_GROUPS, MIN_DIFFERENCE, colormap_choices
-from figgen.vqa.colormaps import colormap_difference as difference
+from figgen.kinds.api import COLORMAPS
+from figgen.vqa.questions.colormap_choices import CHOICE_GROUPS, MIN_DIFFERENCE, colormap_choices
+from figgen.vqa.questions.colormap_choices import colormap_difference as difference
 from tests.vqa.records import typed
 
 

@@ -7,8 +7,8 @@ import colorsys
 import matplotlib as mpl
 import pytest
 
-from figgen.kinds.base import COLORMAPS
-from figgen.vqa.colormap_words import colormap_colours, colormap_phrase, colormap_sentence
+from figgen.kinds.api import COLORMAPS
+from figgen.words.colormap_words import colormap_colours, colormap_phrase, colormap_sentence
 
 HUES = {  # HSV hue ranges (degrees) each colour word may take: a wide, independent check
     "red": (330, 30),

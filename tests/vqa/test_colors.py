@@ -1,7 +1,7 @@
 import pytest
 
-from figgen.vqa.colormaps import colormap_choices
-from figgen.vqa.colors import color_name, rgb_to_lab
+from figgen.vqa.questions.colormap_choices import colormap_choices
+from figgen.words.colour_names import color_name, rgb_to_lab
 
 
 def test_lab_of_white_black_and_red() -> None:

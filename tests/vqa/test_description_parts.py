@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from figgen.vqa.alt_text import MAX_ALT, figure_alt_text, fit, panel_alt_text
-from figgen.vqa.readout import (
+from figgen.vqa.api.reading.line_names import described_names
+from figgen.vqa.api.reading.readout import (
     AxisReading,
     axis_reading,
     axis_unit,
@@ -18,7 +18,7 @@ from figgen.vqa.readout import (
     resolution_for,
     spoken_number,
 )
-from figgen.vqa.series import described_names
+from figgen.vqa.describe.alt_text import MAX_ALT, figure_alt_text, fit, panel_alt_text
 from tests.vqa.records import line_panel, typed
 
 
@@ -82,8 +82,8 @@ def test_values_are_rounded_one_digit_finer_than_the_ticks(
 
 
 def test_tick_spacing_comes_from_the_drawn_tick_labels() -> None:
-    from figgen.records import Record
-    from figgen.vqa.context import FigureContext
+    from figgen.schema.records import Record
+    from figgen.vqa.api.context import FigureContext
     from tests.vqa.records import make_record
 
     record = Record.from_dict(make_record([line_panel(np.random.default_rng(0))], 1, 1))

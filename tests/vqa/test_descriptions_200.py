@@ -18,9 +18,9 @@ import pytest
 from records import composed_records, typed
 from scipy import stats
 
-from figgen.config import load_config
+from figgen.config.load import load_config
 from figgen.vqa import describe_record
-from figgen.vqa.series import described_names
+from figgen.vqa.api.reading.line_names import described_names
 
 N_FIGURES = 200
 SEED = 5
@@ -39,7 +39,7 @@ def composed() -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from figgen.build import build_dataset
+    from figgen.build.dataset import build_dataset
 
     out = tmp_path_factory.mktemp("built200") / "ds"
     build_dataset(
@@ -133,8 +133,8 @@ def test_a_real_200_figure_build_keeps_every_promise(built: Path) -> None:
 @pytest.mark.slow
 def test_the_examples_in_the_docs_are_what_figgen_writes() -> None:
     """docs/vqa.md quotes descriptions of three seed-5 figures: they must still be current."""
-    from figgen.config import FigureConfig
-    from figgen.generate import generate_figure
+    from figgen.build.figure import generate_figure
+    from figgen.config.load import FigureConfig
 
     docs = Path(__file__).parents[2] / "docs" / "vqa.md"
     quoted = " ".join(

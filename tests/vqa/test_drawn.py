@@ -13,7 +13,7 @@ from figgen.kinds.histogram import HistogramData
 from figgen.kinds.line import LineData, LineSeries
 from figgen.kinds.line_data import LineStyle
 from figgen.kinds.scatter import ScatterData, ScatterStyle
-from figgen.vqa import drawn
+from figgen.vqa.api.reading import drawn
 from tests.vqa.records import contour_panel, histogram_panel, line_panel, scatter_panel, typed
 
 

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from figgen.config import config_from_dict
-from figgen.generate import generate_figure
+from figgen.build.figure import generate_figure
+from figgen.config.load import config_from_dict
 from figgen.kinds import KINDS
 from figgen.vqa import questions_for_record
-from figgen.vqa.families import FAMILIES, declare
-from figgen.vqa.table import family_table, is_count
+from figgen.vqa.api.families import FAMILIES, declare
+from figgen.vqa.questions.family_table import family_table, is_count
 
 EVERY_KIND = {
     "kinds": {name: 1.0 for name in KINDS},

@@ -17,9 +17,10 @@ from sklearn.metrics import silhouette_score
 from sklearn.mixture import GaussianMixture
 from sklearn.svm import SVC
 
-from figgen.config import load_config
-from figgen.vqa import describe_record, features
-from figgen.vqa.features import PEAK_DEPTH, PEAK_Z
+from figgen.config.load import load_config
+from figgen.vqa import describe_record
+from figgen.vqa.api.reading import features
+from figgen.vqa.api.reading.features import PEAK_DEPTH, PEAK_Z
 
 NUMBER = r"(-?\d+(?:\.\d+)?(?: times 10 to the power -?\d+)?)"
 

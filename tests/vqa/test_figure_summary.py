@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from records import composed_records
 
-from figgen.config import FigureConfig
+from figgen.config.load import FigureConfig
 from figgen.vqa import describe_record
-from figgen.vqa.alt_text import MAX_ALT
-from figgen.vqa.figure_summary import WORD_BUDGET
-from figgen.vqa.spoken import spoken
+from figgen.vqa.describe.alt_text import MAX_ALT
+from figgen.vqa.describe.figure_summary import WORD_BUDGET
+from figgen.words.spoken import spoken
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 CLAUSE = re.compile(r"(?<=[.;])\s+")

@@ -10,7 +10,7 @@ import pytest
 from records import mixed_record
 from typer.testing import CliRunner
 
-from figgen.cli import app
+from figgen._cli.main import app
 from figgen.errors import FiggenError
 from figgen.vqa import describe_record, questions_for_record, write_qa
 from figgen.vqa.files import PARTS_DIR, figure_part

@@ -12,8 +12,8 @@ from sklearn.linear_model import LinearRegression
 from sklearn.metrics import silhouette_score
 
 from figgen.vqa import describe_record
-from figgen.vqa.hedges import NO_TREND, histogram_skew, trend_clause
-from figgen.vqa.trends import PointSet
+from figgen.vqa.api.reading.hedges import NO_TREND, histogram_skew, trend_clause
+from figgen.vqa.api.reading.trends import PointSet
 from tests.vqa.records import (
     contour_panel,
     histogram_panel,

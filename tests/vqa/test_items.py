@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from records import line_panel, make_record, mixed_record
 
+from figgen.schema.answer_types import answer_instruction
 from figgen.vqa import QAItem, questions_for_record
-from figgen.vqa.answer_format import answer_instruction
 
 pytestmark = pytest.mark.usefixtures("unbalanced")  # rules, not balancing: see test_balance.py
 
@@ -103,9 +103,9 @@ def test_items_round_trip_through_json(items: list[QAItem]) -> None:
 
 
 def test_the_eval_oracle_scores_every_item_correct(items: list[QAItem]) -> None:
-    from figgen.eval.parse import parse_reply
     from figgen.eval.providers import oracle_reply
-    from figgen.eval.scoring import score_answer
+    from figgen.eval.scoring.parse import parse_reply
+    from figgen.eval.scoring.scoring import score_answer
 
     scores = [score_answer(i, parse_reply(oracle_reply(i), i)) for i in items]
     assert [(i.qid, s) for i, s in zip(items, scores, strict=True) if not s.correct] == []

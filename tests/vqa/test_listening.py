@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from records import composed_records
 
-from figgen.config import load_config
+from figgen.config.load import load_config
 from figgen.vqa import describe_record
-from figgen.vqa.spoken import spoken
+from figgen.words.spoken import spoken
 
 ESPEAK = shutil.which("espeak-ng")
 pytestmark = pytest.mark.skipif(

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from figgen.errors import FiggenError
-from figgen.vqa.location import ordinal, panel_location, parse_location
+from figgen.vqa.api.location import ordinal, panel_location, parse_location
 
 GRIDS = [(r, c) for r in range(1, 6) for c in range(1, 6)] + [(1, 8), (8, 1), (1, 25), (25, 1)]
 

@@ -1,7 +1,7 @@
 import pytest
 
-from figgen.record import Element
-from figgen.vqa.measures import tick_number, tick_values
+from figgen.schema.record import Element
+from figgen.vqa.api.reading.measures import tick_number, tick_values
 
 
 @pytest.mark.parametrize(

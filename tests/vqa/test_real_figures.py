@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figgen.config import FigureConfig
+from figgen.config.load import FigureConfig
 from figgen.vqa import describe_record, parse_location, questions_for_record, write_qa
 
 # seed 7: index 1 is a 1x3 strip (contour, line, contour), 10 a single line plot, 14 a scatter
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def records() -> list[dict]:
-    from figgen.generate import generate_figure
+    from figgen.build.figure import generate_figure
 
     return [generate_figure(FigureConfig(), 7, i).record for i in FIGURES]
 

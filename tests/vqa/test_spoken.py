@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from figgen.vqa.spoken import quoted, spoken
+from figgen.words.spoken import quoted, spoken
 
 LEFTOVER = re.compile(r"[\\$_^{}]")
 

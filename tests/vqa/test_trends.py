@@ -1,4 +1,4 @@
-"""The Level 3 rules of figgen.vqa.trends, on data built to sit on each side of them."""
+"""The Level 3 rules of figgen.vqa.api.reading.trends, on data built to sit on each side of them."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from records import contour_panel, histogram_panel, make_record, scatter_panel
 
-from figgen.vqa import contour_trends, questions_for_record, trends
-from figgen.vqa.measures import count_peaks, linear_fit, skewness
+from figgen.vqa import questions_for_record
+from figgen.vqa.api.reading import contour_trends, trends
+from figgen.vqa.api.reading.measures import count_peaks, linear_fit, skewness
 from tests.vqa.records import typed
 
 pytestmark = pytest.mark.usefixtures("unbalanced")  # rules, not balancing: see test_balance.py

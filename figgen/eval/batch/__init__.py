@@ -11,20 +11,20 @@ from figgen.eval.providers.base import Provider
 
 def batch_backend(provider: Provider) -> BatchBackend:
     """The batch endpoints of the vendor behind ``provider`` (same client, same model)."""
-    from figgen.eval.providers.anthropic import AnthropicProvider
-    from figgen.eval.providers.gemini import GeminiProvider
-    from figgen.eval.providers.openai import OpenAIProvider
+    from figgen.eval.providers.anthropic_provider import AnthropicProvider
+    from figgen.eval.providers.gemini_provider import GeminiProvider
+    from figgen.eval.providers.openai_provider import OpenAIProvider
 
     if isinstance(provider, OpenAIProvider):
-        from figgen.eval.batch.openai import OpenAIBatch
+        from figgen.eval.batch.openai_batch import OpenAIBatch
 
         return OpenAIBatch(provider.client, provider.model, cache=provider.prompt_cache)
     if isinstance(provider, AnthropicProvider):
-        from figgen.eval.batch.anthropic import AnthropicBatch
+        from figgen.eval.batch.anthropic_batch import AnthropicBatch
 
         return AnthropicBatch(provider.client, provider.model, cache=provider.prompt_cache)
     if isinstance(provider, GeminiProvider):
-        from figgen.eval.batch.gemini import GeminiBatch
+        from figgen.eval.batch.gemini_batch import GeminiBatch
 
         return GeminiBatch(provider.client, provider.model)
     raise FiggenError(

@@ -1,7 +1,7 @@
 """Ask the questions through a vendor's batch API: submit, poll, collect, resume.
 
 The requests are the ones a live call sends (the same builders), and each result becomes
-its row through :func:`figgen.eval.billing.reply_row`, priced at the batch prices, so a
+its row through :func:`figgen.eval.run.billing.reply_row`, priced at the batch prices, so a
 batch run is parsed and scored exactly as a live one. The journal beside the answers file
 (``figgen.eval.batch.journal``) lets a killed run pick up its batches instead of sending
 them again; questions a batch left unanswered (expired, cancelled) are submitted again, and
@@ -18,24 +18,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from figgen._util.redact import redact
 from figgen.errors import FiggenError
-from figgen.eval.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
 from figgen.eval.batch.base import BatchBackend, BatchResult, entry_bytes
 from figgen.eval.batch.journal import BatchJournal, Submission
-from figgen.eval.billing import SentImage, billed_usage, reply_row
-from figgen.eval.caching import CacheSplit, grouped_by_figure
-from figgen.eval.dataset import EvalDataset
-from figgen.eval.estimate import Estimate, estimate_run
-from figgen.eval.grounding import PromptMode
-from figgen.eval.parse import ParsedAnswer
-from figgen.eval.prepare import ImagePreparer
-from figgen.eval.prices import ModelPrice
-from figgen.eval.prompt import build_prompt
+from figgen.eval.cost.caching import CacheSplit, grouped_by_figure
+from figgen.eval.cost.prices import ModelPrice
+from figgen.eval.grounding.grounding import PromptMode
 from figgen.eval.providers.base import AskConfig, Provider
-from figgen.eval.run_options import QUESTIONS, AskTask, RunOptions
-from figgen.eval.runner import RunSummary
-from figgen.secrets import redact
-from figgen.vqa.item import QAItem
+from figgen.eval.run.billing import SentImage, billed_usage, reply_row
+from figgen.eval.run.dataset import EvalDataset
+from figgen.eval.run.estimate import Estimate, estimate_run
+from figgen.eval.run.prepare import ImagePreparer
+from figgen.eval.run.prompt import build_prompt
+from figgen.eval.run.run_options import QUESTIONS, AskTask, RunOptions
+from figgen.eval.run.runner import RunSummary
+from figgen.eval.scoring.parse import ParsedAnswer
+from figgen.schema.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
+from figgen.schema.qa_item import QAItem
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ Every report shows, for each family a model answered: its accuracy, the best bli
 accuracy on the same questions (fitted on the train split, :func:`unseen_predictions`),
 chance, and the lift over blind. A family where blind comes within :data:`NEAR` of the model
 is marked: there the score says little about reading the picture. Families that the paper's
-own distribution leaves unbalanced (:data:`figgen.vqa.balance.FIXED_BY_PAPER`) also get
+own distribution leaves unbalanced (:data:`figgen.vqa.api.balance.FIXED_BY_PAPER`) also get
 balanced accuracy (the mean recall over answer classes), which a constant guess cannot lift.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from figgen.eval.blind.fit import Predictions, unseen_predictions
 from figgen.eval.blind.models import answer_class
-from figgen.eval.scoring import score_value
-from figgen.vqa.balance import FIXED_BY_PAPER
-from figgen.vqa.item import QAItem
+from figgen.eval.scoring.scoring import score_value
+from figgen.schema.qa_item import QAItem
+from figgen.vqa.api.balance import FIXED_BY_PAPER
 
 NEAR = 0.05
 """A model less than this far above the best blind baseline is marked as near blind."""

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from figgen.eval.blind.models import BASELINES, BaselineName, fit_baselines
-from figgen.export.splits import SplitFractions, assign_splits
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
+from figgen.schema.splits import SplitFractions, assign_splits
 
 FOLDS = 5
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 _FORMULA = re.compile(r"\$[^$]*\$")

@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 from figgen.errors import FiggenError
 from figgen.eval.blind.mask import masked_question
-from figgen.eval.scoring import METRICS
-from figgen.vqa.item import QAItem
+from figgen.eval.scoring.scoring import METRICS
+from figgen.schema.qa_item import QAItem
 
 BaselineName = Literal["majority", "template", "text", "choice"]
 BASELINES: tuple[BaselineName, ...] = ("majority", "template", "text", "choice")

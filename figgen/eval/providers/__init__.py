@@ -4,7 +4,13 @@ Importing this package registers every provider; vendor SDKs are imported only w
 provider is built.
 """
 
-from figgen.eval.providers import anthropic, blind, gemini, offline, openai  # noqa: F401  (registers)
+from figgen.eval.providers import (  # noqa: F401  (importing a provider's module registers it)
+    anthropic_provider,
+    blind,
+    gemini_provider,
+    offline,
+    openai_provider,
+)
 from figgen.eval.providers.base import (
     AskConfig,
     Prompt,

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, Literal
 
+from figgen._util.registry import Registry
 from figgen.errors import FiggenError
-from figgen.eval.evidence import EvidenceTarget
-from figgen.eval.grounding import PromptMode, mode_instruction
-from figgen.eval.image import FigureImage, ImageLimits
-from figgen.eval.set_grounding import SetTarget, set_instruction
-from figgen.eval.tokens import ImageRule
-from figgen.registry import Registry
-from figgen.vqa.item import QAItem
+from figgen.eval.cost.tokens import ImageRule
+from figgen.eval.grounding.evidence import EvidenceTarget
+from figgen.eval.grounding.grounding import PromptMode, mode_instruction
+from figgen.eval.grounding.set_grounding import SetTarget, set_instruction
+from figgen.eval.providers.image import FigureImage, ImageLimits
+from figgen.schema.qa_item import QAItem
 
 Role = Literal["user", "assistant"]
 
@@ -125,7 +125,7 @@ class Provider(abc.ABC):
 
     prompt_cache: bool = False
     """Whether requests ask for prompt caching, so a figure's first question goes alone and
-    warms the cache for the rest (``figgen.eval.caching``)."""
+    warms the cache for the rest (``figgen.eval.cost.caching``)."""
 
     def __init__(self, model: str) -> None:
         self.model = model

@@ -15,7 +15,7 @@ from figgen.errors import FiggenError
 from figgen.eval.blind.fit import figure_splits
 from figgen.eval.blind.models import BASELINES, BlindBaseline
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply, register_provider
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 
 
 class BlindProvider(Provider):

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from figgen.errors import FiggenError
-from figgen.eval.grounding import oracle_extra
+from figgen.eval.grounding.grounding import oracle_extra
+from figgen.eval.grounding.set_grounding import oracle_set_extra
 from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply, register_provider
-from figgen.eval.set_grounding import oracle_set_extra
-from figgen.vqa.item import QAItem
+from figgen.schema.qa_item import QAItem
 
 MockErrorKind = Literal["rate_limit", "server", "context_length", "fatal"]
 

@@ -1,0 +1,1 @@
+"""The ``figgen`` command: its entry point and the app that mounts every package's commands."""

@@ -1,0 +1,1 @@
+"""lmms-eval: a task folder (its YAML and the ``utils.py`` copied from :mod:`.task_utils`)."""

@@ -1,0 +1,1 @@
+"""VLMEvalKit: the MCQ and open-ended TSV files."""

@@ -1,0 +1,1 @@
+"""Where figgen writes: atomic files, build folders and the one-writer lock."""
