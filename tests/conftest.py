@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,3 +23,15 @@ def small_build(tmp_path_factory: pytest.TempPathFactory, small_config: FigureCo
     out = tmp_path_factory.mktemp("build") / "ds"
     build_dataset(out, n=6, seed=11, workers=1, config=small_config, progress=False)
     return out
+
+
+@pytest.fixture(scope="module")
+def unbalanced() -> Iterator[None]:
+    """Ask every item the rules allow: no balancing draws (tests of a family's rules).
+
+    Balancing at the source (``figgen.vqa.api.balance``) drops some items of dominant answers by
+    a seeded draw; it is tested on its own in ``tests/vqa/api/test_balance.py``.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("figgen.vqa.api.balance.KEEP", {})
+        yield

@@ -2,7 +2,7 @@
 
 CIEDE2000 (CIE 142-2001) is the colour difference of the CIE that best follows what people
 judge; the formula is implemented as Sharma, Wu and Dalal (2005) write it out, and
-``tests/sample/test_colour_distance.py`` checks it against their 34 published test pairs.
+``tests/_util/test_colour_distance.py`` checks it against their 34 published test pairs.
 The sRGB (D65) to CIELAB conversion lives here too, for the colour names of
 :mod:`figgen.words.colour_names`.
 """

@@ -23,6 +23,8 @@ from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
 
 from .helpers import chart_folder
 
+pytestmark = pytest.mark.e2e
+
 pytest.importorskip("openai")
 MODEL = "openai-compatible:fake-vl"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from .fixtures import make_dataset
+from tests.eval.fixtures import make_dataset
 
 
 @pytest.fixture

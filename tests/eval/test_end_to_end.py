@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from figgen._cli.main import app
 from figgen.schema.qa_item import QAItem
+from tests.eval.fixtures import assert_perfect_family
 
-from .fixtures import assert_perfect_family
+pytestmark = pytest.mark.e2e
 
 KINDS = ["line", "histogram", "scatter", "contour"]
 

@@ -8,6 +8,8 @@ import pytest
 
 from benchmarks.fault_kill import run_trials
 
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.slow
 def test_every_command_survives_a_kill(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ import pytest
 from figgen.human.inputs import INPUT_KINDS
 from figgen.human.study import Study
 
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
 ROOT = Path(__file__).resolve().parents[2]
 AXE_INSTALL = "npm install --prefix .axe --no-audit --no-fund axe-core"
 

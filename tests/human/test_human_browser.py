@@ -23,6 +23,8 @@ from figgen.human.inputs import INPUT_KINDS, SKIPPED
 from figgen.schema.qa_item import QAItem
 from tests.human.conftest import group_of, typed_truth, typed_wrong
 
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
 ROOT = Path(__file__).resolve().parents[2]
 # answers kept in the browser (the server unreachable), once none is on its way
 PENDING = (

@@ -11,6 +11,7 @@ from PIL import Image
 from figgen.build.figure import GeneratedFigure
 from figgen.schema.record import Element
 from figgen.schema.records import PanelRecord, Record
+from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 from figgen.vqa import QAItem, questions_for_record
 
 
@@ -47,3 +48,12 @@ def closest(pixels: np.ndarray, box: Sequence[float], colour: np.ndarray) -> flo
     x0, y0, x1, y1 = (int(v) for v in box)
     region = pixels[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)].reshape(-1, 3)
     return float(np.abs(region - colour).max(axis=1).min())
+
+
+def one_panel_spec(kind: str, data: dict[str, object]) -> FigureSpec:
+    """A 5 x 4 in figure at 100 dpi with one titled panel of ``kind`` drawing ``data``."""
+    style = FigureStyle("default", "DejaVu Sans", "dejavusans", False, FontSizes(12, 10, 9, 9, 8))
+    panel = PanelSpec(0, 0, 0, kind, "random", {}, data, title="t")  # type: ignore[arg-type]
+    return FigureSpec(
+        "fig-x", 0, 0, 5.0, 4.0, 100, LayoutSpec(1, 1, 1, "horizontal"), style, [panel]
+    )

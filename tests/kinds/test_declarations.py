@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from figgen.build.figure import generate_figure
+from figgen.config.load import config_from_dict
 from figgen.errors import ConfigError, FiggenError
 from figgen.kinds import KINDS, element_tables, multichart_kind, multichart_kinds
 from figgen.kinds.api import KindHooks, register
 from figgen.kinds.derived import derive_tables
 from figgen.schema.elements import ElementDecl, mark
+from figgen.vqa import describe_record, questions_for_record
 from tests.multichart.graphs import data, image, spec
 
 
@@ -114,3 +117,23 @@ def test_a_chart_refuses_inputs_it_cannot_show() -> None:
 
 def test_the_declaration_is_a_plain_value() -> None:
     assert mark("x", "#123456") == ElementDecl("x", "#123456", series_region=True)
+
+
+@pytest.mark.parametrize("kind", [name for name, kind in KINDS.items() if not kind.draws_axes])
+def test_kinds_without_axes_get_no_axis_questions_or_sentences(kind: str) -> None:
+    """A kind that draws no axes (pie, table: set_axis_off; map) has nothing asked or told of
+    axis labels or scales."""
+    cfg = config_from_dict({"kinds": {kind: 1.0}})
+    titled = 0
+    for index in range(3):
+        figure = generate_figure(cfg, 0, index)
+        drawn = {e["kind"] for e in figure.record["elements"]}
+        assert not drawn & {"xlabel", "ylabel", "xtick_label", "ytick_label"}
+        for panel in figure.record["panels"]:
+            assert panel["xlabel"] is None and panel["ylabel"] is None
+            titled += bool(panel["title"])
+        families = {item.family for item in questions_for_record(figure.record)}
+        assert not families & {"xlabel", "ylabel", "axis_scale", "tick_values"}
+        texts = " ".join(row["text"] for row in describe_record(figure.record))
+        assert " axis is " not in texts
+    assert titled  # titles are drawn with the axes off, and still asked

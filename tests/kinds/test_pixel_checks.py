@@ -74,6 +74,7 @@ def _need_tesseract() -> None:
         pytest.skip(reason)
 
 
+@pytest.mark.ocr
 def test_ocr_reads_the_text_boxes(figures: list[GeneratedFigure]) -> None:
     _need_tesseract()
     tally = Tally()
@@ -83,6 +84,7 @@ def test_ocr_reads_the_text_boxes(figures: list[GeneratedFigure]) -> None:
     assert tally.rate() >= READ_RATE, (tally.lines("ocr"), tally.misses)
 
 
+@pytest.mark.ocr
 def test_ocr_reads_every_table_text() -> None:
     """Each header, row label and cell prints inside its cell, so its box's crop reads back."""
     _need_tesseract()

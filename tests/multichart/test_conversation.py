@@ -21,6 +21,8 @@ from figgen.multichart.conversation import (
 from figgen.multichart.report import write_report
 from tests.multichart.independent import stored_sets
 
+pytestmark = pytest.mark.e2e
+
 
 def _truth(built: Path) -> dict[str, dict]:
     return {

@@ -10,11 +10,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from figgen._cli.main import app
 from tests.eval.fake_server import FakeServer, Request, Response, chat_reply
 from tests.multichart.independent import stored_sets
+
+pytestmark = pytest.mark.e2e
 
 QUESTION = re.compile(r"Question \d+: (.*?) Options:", re.DOTALL)
 

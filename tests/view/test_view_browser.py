@@ -17,6 +17,8 @@ from tests.export.conftest import read_qa
 from tests.view.answers import half_wrong, oracle, write_answers
 from tests.view.conftest import page_url
 
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
 
 def _figure_with(built: Path, kind: str) -> dict[str, Any]:
     """The record of a figure that has elements of ``kind`` and a question with evidence."""

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
+from figgen.schema.qa_item import QAItem
 from figgen.schema.records import PANEL_DATA, PanelRecord
 
 
@@ -294,3 +295,8 @@ def typed(panel: dict[str, Any]) -> PanelRecord:
     ]
     full["data"] = {**{name: [] for name in required}, **data}
     return PanelRecord.from_dict(full)
+
+
+def family(items: list[QAItem], name: str) -> list[QAItem]:
+    """The items of family ``name``."""
+    return [item for item in items if item.family == name]

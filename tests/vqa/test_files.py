@@ -7,13 +7,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from records import mixed_record
 from typer.testing import CliRunner
 
 from figgen._cli.main import app
 from figgen.errors import FiggenError
 from figgen.vqa import describe_record, questions_for_record, write_qa
 from figgen.vqa.files import PARTS_DIR, figure_part
+from tests.vqa.records import mixed_record
 
 
 def build_dir(tmp_path: Path, n: int = 3) -> Path:

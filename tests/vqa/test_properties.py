@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from records import contour_panel, histogram_panel, line_panel, make_record, scatter_panel
-from test_items import fits
 
 from figgen.vqa import describe_record, parse_location, questions_for_record
+from tests.schema.test_qa_item import fits
+from tests.vqa.records import contour_panel, histogram_panel, line_panel, make_record, scatter_panel
 
 MAKERS = {
     "line": lambda rng, d: line_panel(rng, distribution=d),

@@ -27,7 +27,8 @@ CHOICE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("RdBu_r", "YlGnBu", "hot", "inferno", "rainbow"),
 )
 """A partition of the generator's 25 maps whose members differ by at least 45 (found by a
-seeded random search over partitions; ``tests/vqa/test_colormap_balance.py`` checks it)."""
+seeded random search over partitions; ``tests/vqa/questions/test_colormap_choices.py`` checks
+it)."""
 
 _GROUP_OF = {name: group for group in CHOICE_GROUPS for name in group}
 
