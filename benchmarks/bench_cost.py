@@ -32,21 +32,27 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the fake vendor server lives with the tests
 
 from figgen.eval.cost.prices import PriceTable, load_prices  # noqa: E402
-from figgen.eval.cost.tokens import ImageRule  # noqa: E402
+from figgen.eval.cost.tokens import (  # noqa: E402
+    anthropic_image_tokens,
+    gemini_image_tokens,
+    openai_image_tokens,
+)
 from figgen.eval.run.dataset import EvalDataset, load_dataset  # noqa: E402
 from figgen.eval.run.estimate import estimate_run  # noqa: E402
 from figgen.schema.answers import read_answers  # noqa: E402
 
+ImageRule = Callable[[int, int], int]
 RULES: dict[str, ImageRule] = {
-    "gpt": "openai-tiles",
-    "o4": "openai-tiles",
-    "claude": "anthropic-area",
+    "gpt": openai_image_tokens,
+    "o4": openai_image_tokens,
+    "claude": anthropic_image_tokens,
 }
 REPLY = '{"answer": 1} ' + "x" * 225
 """The fake model's reply: ~60 tokens, the length the estimate assumes."""
@@ -54,7 +60,7 @@ REPLY = '{"answer": 1} ' + "x" * 225
 
 def rule_of(model: str) -> ImageRule:
     return next(
-        (rule for prefix, rule in RULES.items() if model.startswith(prefix)), "gemini-tiles"
+        (rule for prefix, rule in RULES.items() if model.startswith(prefix)), gemini_image_tokens
     )
 
 
@@ -67,9 +73,9 @@ def estimates(dataset: EvalDataset, prices: PriceTable) -> None:
     print(header)
     for name, price in prices.models.items():
         rule = rule_of(name)
-        plain = estimate_run(dataset, items, image_rule=rule, price=price)
-        cached = estimate_run(dataset, items, image_rule=rule, price=price, cache=True)
-        both = estimate_run(dataset, items, image_rule=rule, price=price, cache=True, batch=True)
+        plain = estimate_run(dataset, items, image_tokens=rule, price=price)
+        cached = estimate_run(dataset, items, image_tokens=rule, price=price, cache=True)
+        both = estimate_run(dataset, items, image_tokens=rule, price=price, cache=True, batch=True)
         assert plain.cost_usd and cached.cost_usd is not None and both.cost_usd is not None
         note = ""
         if not price.caches:
@@ -144,10 +150,10 @@ def measure(data: Path, n_figures: int, vendor: str, model: str) -> None:
     assert price is not None, f"{model} is not in the price table"
     env = {"ANTHROPIC_API_KEY": "fake", "GEMINI_API_KEY": "fake", "OPENAI_API_KEY": "fake"}
     rule = rule_of(model.split(":", 1)[1])
-    plain_e = estimate_run(dataset, dataset.items, image_rule=rule, price=price).cost_usd
-    cached_e = estimate_run(dataset, dataset.items, image_rule=rule, price=price, cache=True)
+    plain_e = estimate_run(dataset, dataset.items, image_tokens=rule, price=price).cost_usd
+    cached_e = estimate_run(dataset, dataset.items, image_tokens=rule, price=price, cache=True)
     both_e = estimate_run(
-        dataset, dataset.items, image_rule=rule, price=price, cache=True, batch=True
+        dataset, dataset.items, image_tokens=rule, price=price, cache=True, batch=True
     )
     costs = {}
     for name, cache, batch in (

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from figgen.eval.cli_options import ModelArgs, model_options, model_setup
+from figgen.eval.providers import batch_provider_names
 
 if TYPE_CHECKING:
     from figgen.eval.providers.image import ImageFormat
@@ -76,8 +77,8 @@ def run(
     batch: Annotated[
         bool,
         typer.Option(
-            help="Submit through the vendor's batch API (openai, anthropic, gemini): half "
-            "price, results within 24 hours; run again after a stop to resume its batches."
+            help=f"Submit through the provider's batch API ({', '.join(batch_provider_names())}):"
+            " half price, results within 24 hours; run again after a stop to resume its batches."
         ),
     ] = False,
 ) -> None:

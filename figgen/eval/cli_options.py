@@ -56,7 +56,7 @@ Cache = Annotated[
     bool | None,
     typer.Option(
         "--cache/--no-cache",
-        help="Prompt caching (default: on for OpenAI, Anthropic and Gemini, off on --base-url "
+        help="Prompt caching, where the provider offers it (default: on, off on --base-url "
         "OpenAI-compatible servers).",
     ),
 ]

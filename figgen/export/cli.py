@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from figgen.errors import FiggenError
+from figgen.export.hub import check_push_allowed, check_repo_id, push_dataset  # declares the token
 
 
 class ExportFormat(StrEnum):
@@ -160,8 +161,6 @@ def push(
     ] = False,
 ) -> None:
     """Push both configs (figures, qa) and the dataset card to the HuggingFace Hub."""
-    from figgen.export.hub import check_push_allowed, check_repo_id
-
     # Refuse before any work: offline mode, a bad repo id or no token end here.
     if dry_run:
         check_repo_id(repo)
@@ -169,7 +168,6 @@ def push(
         token = check_push_allowed(repo, token)
     _check_license(license)
     from figgen.export.hf import HfOptions
-    from figgen.export.hub import push_dataset
     from figgen.schema.splits import SplitFractions
 
     options = HfOptions(SplitFractions.parse(splits), name, license)

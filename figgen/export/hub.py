@@ -1,4 +1,9 @@
-"""Push an HF export of a built dataset to the HuggingFace Hub."""
+"""Push an HF export of a built dataset to the HuggingFace Hub.
+
+Loading this module declares the Hub token to redaction; it loads nothing heavy, so the
+command line imports it at start and every ``figgen`` process keeps Hub tokens out of what
+it writes.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,19 @@ import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from figgen._util.redact import redact
+from figgen._util.redact import declare_secret, redact
 from figgen.errors import FiggenError
-from figgen.export.hf import HfOptions, write_hf_folder
-from figgen.export.source import BuiltDataset
+
+if TYPE_CHECKING:
+    from figgen.export.hf import HfOptions
 
 logger = logging.getLogger(__name__)
+
+HUB_TOKEN_VARS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+"""Where huggingface_hub reads a token from the environment (``resolve_token``)."""
+declare_secret(*HUB_TOKEN_VARS, shape=r"hf_[A-Za-z0-9]{16,}")
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 _TRUE = {"1", "ON", "YES", "TRUE"}
@@ -96,6 +106,9 @@ def push_dataset(
     a failure leaves no local files behind, and running again finishes the job. ``dry_run``
     writes the same folder, lists it and stops: no token, no network.
     """
+    from figgen.export.hf import HfOptions, write_hf_folder
+    from figgen.export.source import BuiltDataset
+
     if dry_run:
         check_repo_id(repo_id)
     else:

@@ -25,7 +25,8 @@ from typing import Any
 from figgen._util.redact import redact
 from figgen.errors import FiggenError
 from figgen.eval.cost.usage import Usage
-from figgen.eval.providers.base import Prompt, Provider, Turn
+from figgen.eval.providers.base import Provider
+from figgen.eval.providers.exchange import Prompt, Turn
 from figgen.eval.run.dataset import EvalDataset
 from figgen.eval.run.estimate import estimate_run
 from figgen.eval.run.prepare import ImagePreparer
@@ -124,7 +125,7 @@ async def run_conversations(
     pending = [item for item in items if item.qid not in done]
     summary = RunSummary(skipped=len(items) - len(pending))
     price = options.price(warn=False)
-    estimate = estimate_run(dataset, pending, image_rule=provider.image_rule, price=price)
+    estimate = estimate_run(dataset, pending, image_tokens=provider.image_tokens, price=price)
     summary.estimate = estimate
     options.announce(
         estimate.describe(model) + " (one call each; a conversation resends its history)"

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from figgen.eval.cost.prices import PriceTable, load_prices
+from figgen.eval.cost.tokens import openai_image_tokens
 from figgen.eval.providers import make_provider, oracle_reply
 from figgen.eval.report.aggregate import score_rows
 from figgen.eval.report.report import write_report
@@ -179,7 +180,9 @@ def test_max_cost_holds_through_faults_and_missing_usage(data: Path, tmp_path: P
     out = tmp_path / "answers.jsonl"
     dataset = load_dataset(data)
     price = PRICES.lookup("m")
-    estimate = estimate_run(dataset, dataset.items, image_rule="openai-tiles", price=price).cost_usd
+    estimate = estimate_run(
+        dataset, dataset.items, image_tokens=openai_image_tokens, price=price
+    ).cost_usd
     assert estimate is not None
     limit = estimate * 1.2  # passes the pre-flight check; the real bills do not all fit
     with FaultServer(dear_plan, apis=frozenset({"chat"})) as server:

@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import logging
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from figgen.eval.providers import oracle_reply
+from figgen.eval.providers import AskConfig, Prompt, Provider, Reply, oracle_reply
+from figgen.eval.providers import register_provider as register
+from figgen.eval.providers.base import api_key
 from tests.eval.fixtures import items, make_dataset
 
 from .fault_server import Action, Api, FaultServer, Send, reply, status
 
 Figgen = Callable[..., tuple[int, str]]
+ROOT = Path(__file__).resolve().parents[2]
 ITEMS = {item.qid: item for item in items()}
 KEY = "figgen-test-credential-4f9a2c71"  # shaped like no vendor's key: only figgen's care hides it
 PRICES = '[models."m"]\ninput = 1.0\noutput = 4.0\n'
@@ -93,6 +98,73 @@ def test_an_eval_writes_and_prints_no_key(
     assert files_holding(tmp_path, KEY) == []
     assert not any(KEY in text for text in stderr)
     assert not any(KEY in record.getMessage() for record in caplog.records)
+
+
+ACME_VAR = "FIGGEN_TEST_ACME_KEY"
+"""A variable only the provider below reads: redacted because its registration declares it."""
+ACME_OTHER = "acme-9b8c7d6e5f4a3b2c"
+"""A key of Acme's declared shape that the environment does not hold."""
+
+
+class AcmeRefusal(Exception):
+    pass
+
+
+class AcmeProvider(Provider):
+    """A vendor known to nothing but its registration: its errors quote the key it was
+    sent and another key of its shape, as a careless vendor's might."""
+
+    api_key_vars = (ACME_VAR,)
+    api_key_shape = r"acme-[0-9a-f]{16}"
+
+    async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
+        if prompt.item.qid == "q001":
+            key = api_key(self.api_key_vars, required=True)
+            raise AcmeRefusal(f"quota exceeded for {key} (also tried {ACME_OTHER})")
+        return Reply(oracle_reply(prompt.item), 10, 5)
+
+
+register("acme-test", AcmeProvider)(lambda model, **_: AcmeProvider(model))
+
+
+def test_a_registered_providers_key_is_redacted_from_what_the_runner_writes(
+    figgen: Figgen,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setenv(ACME_VAR, KEY)
+    caplog.set_level(logging.DEBUG)
+    data = make_dataset(tmp_path / "data")
+    answers = tmp_path / "answers.jsonl"
+    code, err = figgen("eval", "run", "--data", data, "--model", "acme-test:m",
+                       "--out", answers, "--no-progress")  # fmt: skip
+    assert code == 0, err
+    rows = answers.read_text(encoding="utf-8")
+    assert "AcmeRefusal: quota exceeded for *** (also tried ***)" in rows
+    assert files_holding(tmp_path, KEY) == [] and files_holding(tmp_path, ACME_OTHER) == []
+    assert KEY not in err and ACME_OTHER not in err
+    assert not any(KEY in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.e2e
+def test_every_figgen_process_redacts_the_keys_and_shapes_of_every_provider_and_the_hub() -> None:
+    """The command line loads every declaration at start: ``figgen eval run`` hides a Hub
+    token and ``figgen push`` a vendor key, as when one list held them all."""
+    code = (
+        "import figgen._cli.main\n"
+        "from figgen._util.redact import redact, secret_env\n"
+        "print(sorted(secret_env()))\n"
+        "print(redact('sk-abcdefgh123 sk-ant-api03-xyzxyzxyz AIza' + 'b' * 24 + ' hf_' + 'c' * 20))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.splitlines()
+    assert out == [
+        "['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'HF_TOKEN', "
+        "'HUGGING_FACE_HUB_TOKEN', 'OPENAI_API_KEY']",
+        "*** *** *** ***",
+    ]
 
 
 class LeakyHub:

@@ -20,12 +20,13 @@ from typing import Any
 
 from figgen._util.redact import redact
 from figgen.errors import FiggenError
-from figgen.eval.batch.base import BatchBackend, BatchResult, entry_bytes
 from figgen.eval.batch.journal import BatchJournal, Submission
 from figgen.eval.cost.caching import CacheSplit, grouped_by_figure
 from figgen.eval.cost.prices import ModelPrice
 from figgen.eval.grounding.grounding import PromptMode
-from figgen.eval.providers.base import AskConfig, Provider
+from figgen.eval.providers.base import Provider
+from figgen.eval.providers.batch_api import BatchBackend, BatchResult, entry_bytes
+from figgen.eval.providers.exchange import AskConfig
 from figgen.eval.run.billing import SentImage, billed_usage, reply_row
 from figgen.eval.run.dataset import EvalDataset
 from figgen.eval.run.estimate import Estimate, estimate_run
@@ -74,7 +75,7 @@ class _Run:
         return estimate_run(
             self.dataset,
             items,
-            image_rule=self.provider.image_rule,
+            image_tokens=self.provider.image_tokens,
             price=self.price,
             mode=self.mode,
             prompt_of=self.prompt_of,

@@ -1,14 +1,12 @@
 """Pre-flight token estimates: each vendor's published image-token rule, and text length.
 
-These are estimates for budgeting only; billed tokens come from each API response.
+These are estimates for budgeting only; billed tokens come from each API response. A
+provider applies its vendor's rule in its ``image_tokens`` hook.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Literal
-
-ImageRule = Literal["openai-tiles", "anthropic-area", "gemini-tiles", "none"]
 
 CHARS_PER_TOKEN = 4
 """Rough English text rate, used for the question and the format instruction."""
@@ -41,13 +39,3 @@ def gemini_image_tokens(width: int, height: int) -> int:
     if width <= 384 and height <= 384:
         return 258
     return 258 * math.ceil(width / 768) * math.ceil(height / 768)
-
-
-def image_tokens(rule: ImageRule, width: int, height: int) -> int:
-    if rule == "openai-tiles":
-        return openai_image_tokens(width, height)
-    if rule == "anthropic-area":
-        return anthropic_image_tokens(width, height)
-    if rule == "gemini-tiles":
-        return gemini_image_tokens(width, height)
-    return 0

@@ -12,17 +12,16 @@ from figgen.eval.providers import (  # noqa: F401  (importing a provider's modul
     openai_provider,
 )
 from figgen.eval.providers.base import (
-    AskConfig,
-    Prompt,
     Provider,
-    Reply,
-    Turn,
+    batch_provider_names,
     make_provider,
     parse_option,
+    provider_class,
     provider_names,
     register_provider,
     split_model,
 )
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply, Turn
 from figgen.eval.providers.offline import MockError, MockProvider, oracle_reply
 
 __all__ = [
@@ -33,9 +32,11 @@ __all__ = [
     "Provider",
     "Reply",
     "Turn",
+    "batch_provider_names",
     "make_provider",
     "oracle_reply",
     "parse_option",
+    "provider_class",
     "provider_names",
     "register_provider",
     "split_model",

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from figgen.eval.providers.base import (
-    AskConfig,
-    Prompt,
-    Provider,
-    Reply,
-    api_key,
-    register_provider,
-    require_sdk,
-)
+from figgen.eval.cost.tokens import anthropic_image_tokens
+from figgen.eval.providers.base import Provider, api_key, register_provider, require_sdk
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 from figgen.eval.providers.image import ImageLimits
 from figgen.eval.providers.sdk import SdkProvider
+
+if TYPE_CHECKING:
+    from figgen.eval.providers.batch_api import BatchBackend
 
 DEFAULT_MAX_TOKENS = 1024
 """Messages requires ``max_tokens``; raise it with ``--option max_tokens=...`` for thinking."""
@@ -81,7 +78,8 @@ def message_reply(message: Any) -> Reply:
 
 
 class AnthropicProvider(SdkProvider):
-    image_rule = "anthropic-area"
+    api_key_vars = ("ANTHROPIC_API_KEY",)
+    api_key_shape = r"sk-ant-[A-Za-z0-9_\-]{8,}"
     image_limits = ANTHROPIC_LIMITS
 
     def __init__(self, model: str, client: Any, sdk: Any, *, cache: bool = True) -> None:
@@ -92,13 +90,25 @@ class AnthropicProvider(SdkProvider):
         body = message_body(self.model, prompt, config, cache=self.prompt_cache)
         return message_reply(await self._client.messages.create(**body))
 
+    def image_tokens(self, width: int, height: int) -> int:
+        return anthropic_image_tokens(width, height)
 
-@register_provider("anthropic")
+    def batch_backend(self) -> BatchBackend:
+        """Message Batches; the image keeps its ``cache_control`` inside a batch too."""
+        from figgen.eval.providers.anthropic_batch import AnthropicBatch
+
+        def body(prompt: Prompt, config: AskConfig) -> dict[str, Any]:
+            return message_body(self.model, prompt, config, cache=self.prompt_cache)
+
+        return AnthropicBatch(self._client, body, message_reply)
+
+
+@register_provider("anthropic", AnthropicProvider)
 def anthropic_provider(
     model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
 ) -> Provider:
     """Claude models; the key comes from ``ANTHROPIC_API_KEY``."""
     sdk = require_sdk("anthropic", "anthropic")
-    key = api_key("ANTHROPIC_API_KEY", required=base_url is None) or "not-needed"
+    key = api_key(AnthropicProvider.api_key_vars, required=base_url is None) or "not-needed"
     client = sdk.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0, timeout=timeout)
     return AnthropicProvider(model, client, sdk, cache=cache is not False)

@@ -7,117 +7,30 @@ import importlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from figgen._util.redact import declare_secret
 from figgen._util.registry import Registry
 from figgen.errors import FiggenError
-from figgen.eval.cost.tokens import ImageRule
-from figgen.eval.grounding.evidence import EvidenceTarget
-from figgen.eval.grounding.grounding import PromptMode, mode_instruction
-from figgen.eval.grounding.set_grounding import SetTarget, set_instruction
-from figgen.eval.providers.image import FigureImage, ImageLimits
-from figgen.schema.qa_item import QAItem
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
+from figgen.eval.providers.image import ImageLimits
 
-Role = Literal["user", "assistant"]
-
-
-@dataclass(frozen=True)
-class Turn:
-    """An earlier exchange of a conversation: what was asked and what the model replied."""
-
-    asked: str
-    replied: str
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """One independent question: the figure image (or several) and the question text.
-
-    ``item`` carries the ground truth for the offline ``oracle`` and ``chance`` providers;
-    providers that call a model never read it. A multi-chart question sends ``more_images``
-    after ``image``; providers send ``images`` in order, before the text. In a ``grounded`` or
-    ``pointed`` ``mode`` the text states the image's size, and ``evidence`` (in pixels of
-    ``image``) is the truth the oracle locates.
-    """
-
-    text: str
-    image: FigureImage
-    item: QAItem
-    more_images: tuple[FigureImage, ...] = ()
-    mode: PromptMode = "plain"
-    evidence: EvidenceTarget | None = None
-    set_evidence: SetTarget | None = None
-    """The evidence in every image of a grounded or pointed question over a set."""
-    history: tuple[Turn, ...] = ()
-    """Earlier turns of a conversation (multi-chart sets asked in one); the images go with the
-    first message, so a conversation sends them once."""
-
-    @property
-    def images(self) -> tuple[FigureImage, ...]:
-        return (self.image, *self.more_images)
-
-    def messages(self) -> list[tuple[Role, str]]:
-        """The conversation as (role, text), oldest first: the history, then ``text``."""
-        out: list[tuple[Role, str]] = []
-        for turn in self.history:
-            out += [("user", turn.asked), ("assistant", turn.replied)]
-        return [*out, ("user", self.text)]
-
-    def scaled(self, factor: float) -> Prompt:
-        """The same prompt with every image resized by ``factor``."""
-        return self.with_images(
-            self.image.scaled(factor), tuple(image.scaled(factor) for image in self.more_images)
-        )
-
-    def with_image(self, image: FigureImage) -> Prompt:
-        """The same question about a resized image (its size restated, its evidence rescaled)."""
-        old = mode_instruction(self.mode, self.image.width, self.image.height)
-        new = mode_instruction(self.mode, image.width, image.height)
-        text = self.text.replace(old, new) if old else self.text
-        evidence = self.evidence and self.evidence.in_image(image.width, image.height)
-        return replace(self, text=text, image=image, evidence=evidence)
-
-    def with_images(self, image: FigureImage, more: tuple[FigureImage, ...]) -> Prompt:
-        """The same question about resized images (the first restated as ``with_image`` does;
-        over a set, every image's size and evidence)."""
-        if self.set_evidence is None:
-            return replace(self.with_image(image), more_images=more)
-        sizes = [(i.width, i.height) for i in (image, *more)]
-        old = set_instruction(self.mode, self.set_evidence.sizes)
-        text = self.text.replace(old, set_instruction(self.mode, sizes))
-        evidence = self.set_evidence.in_images(sizes)
-        return replace(self, text=text, image=image, more_images=more, set_evidence=evidence)
-
-
-@dataclass(frozen=True)
-class AskConfig:
-    """Options passed through to the vendor call (``--option key=value``)."""
-
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Reply:
-    """The model's text and the tokens the vendor billed for it."""
-
-    text: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    usage_reported: bool = True
-    """False when the reply carried no token counts; the runner then bills the estimate."""
-    cached_input_tokens: int = 0
-    """Of ``input_tokens``, those read from the prompt cache."""
-    cache_write_tokens: int = 0
-    """Of ``input_tokens``, those written to the prompt cache (Anthropic bills them apart)."""
+if TYPE_CHECKING:
+    from figgen.eval.providers.batch_api import BatchBackend
 
 
 class Provider(abc.ABC):
     """A model behind one async call; retrying and budgeting live in the runner."""
 
-    image_rule: ImageRule = "none"
-    """Which published image-token rule the pre-flight estimate applies."""
+    api_key_vars: ClassVar[tuple[str, ...]] = ()
+    """The environment variables that hold the vendor's key, in the order they are read;
+    registering the provider has their values redacted from everything figgen writes."""
+
+    api_key_shape: ClassVar[str | None] = None
+    """A regular expression matching the vendor's keys (OpenAI's: ``sk-`` and 8 or more key
+    characters): text of that shape is redacted wherever it came from."""
 
     image_limits: ImageLimits = ImageLimits()
     """The vendor's known image limits, applied before sending (none known: learnt from
@@ -150,6 +63,18 @@ class Provider(abc.ABC):
         """Whether no later question can succeed either (bad key), so the run stops."""
         return False
 
+    def image_tokens(self, width: int, height: int) -> int:
+        """The input tokens the vendor bills for one image of this size, by its published
+        rule (``figgen.eval.cost.tokens``), for the pre-flight estimate; 0 when unknown."""
+        return 0
+
+    def batch_backend(self) -> BatchBackend | None:
+        """The vendor's batch endpoints on the same client and model, or None: no batch API.
+
+        A class that overrides this hook is listed as batching (``batch_provider_names``).
+        """
+        return None
+
     async def aclose(self) -> None:  # noqa: B027  (a hook with a default, not abstract)
         """Release connections."""
 
@@ -171,17 +96,51 @@ def retry_after_header(error: Exception) -> float | None:
 
 
 ProviderFactory = Callable[..., Provider]
-_REGISTRY: Registry[ProviderFactory] = Registry("provider")
 
 
-def register_provider(name: str) -> Callable[[ProviderFactory], ProviderFactory]:
-    """Register a factory ``(model, *, base_url, options) -> Provider`` under ``name``; a name
-    already registered is a ValueError (it would silently replace a provider)."""
-    return _REGISTRY.decorator(name)
+@dataclass(frozen=True)
+class RegisteredProvider:
+    """A registered name: the factory that builds its providers and the class they are, whose
+    declarations (keys, image rule, batch backend) are known without building one."""
+
+    factory: ProviderFactory
+    cls: type[Provider]
+
+
+_REGISTRY: Registry[RegisteredProvider] = Registry("provider")
+
+
+def register_provider(
+    name: str, cls: type[Provider]
+) -> Callable[[ProviderFactory], ProviderFactory]:
+    """Register a factory ``(model, *, base_url, options) -> cls`` under ``name`` and declare
+    the class's keys to redaction; a name already registered is a ValueError (it would
+    silently replace a provider)."""
+
+    def decorate(factory: ProviderFactory) -> ProviderFactory:
+        _REGISTRY.add(name, RegisteredProvider(factory, cls))
+        declare_secret(*cls.api_key_vars, shape=cls.api_key_shape)
+        return factory
+
+    return decorate
 
 
 def provider_names() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def provider_class(name: str) -> type[Provider]:
+    """The class of the providers registered under ``name``."""
+    return _REGISTRY.get_or_fail(name).cls
+
+
+def batch_provider_names() -> list[str]:
+    """The registered names whose class has a batch backend, sorted."""
+    return [
+        name
+        for name in provider_names()
+        if _REGISTRY[name].cls.batch_backend is not Provider.batch_backend
+    ]
 
 
 def split_model(spec: str) -> tuple[str, str]:
@@ -202,7 +161,7 @@ def split_model(spec: str) -> tuple[str, str]:
 def make_provider(spec: str, *, base_url: str | None = None, **kwargs: Any) -> Provider:
     """Build the provider that ``--model PROVIDER:MODEL`` names."""
     provider, model = split_model(spec)
-    return _REGISTRY[provider](model, base_url=base_url, **kwargs)
+    return _REGISTRY[provider].factory(model, base_url=base_url, **kwargs)
 
 
 def require_sdk(module: str, extra: str) -> ModuleType:
@@ -216,12 +175,13 @@ def require_sdk(module: str, extra: str) -> ModuleType:
         ) from None
 
 
-def api_key(env: str, *, required: bool) -> str | None:
-    """The API key from the environment; only its presence is ever reported."""
-    value = os.environ.get(env)
-    if not value and required:
-        raise FiggenError(f"no API key: set the environment variable {env}")
-    return value or None
+def api_key(env: tuple[str, ...], *, required: bool) -> str | None:
+    """The API key from the first variable of ``env`` that is set (a provider's
+    ``api_key_vars``); only its presence is ever reported."""
+    value = next((found for name in env if (found := os.environ.get(name))), None)
+    if value is None and required:
+        raise FiggenError(f"no API key: set the environment variable {env[0]}")
+    return value
 
 
 def parse_option(text: str) -> tuple[str, Any]:

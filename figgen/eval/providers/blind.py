@@ -14,7 +14,8 @@ from typing import Any
 from figgen.errors import FiggenError
 from figgen.eval.blind.fit import figure_splits
 from figgen.eval.blind.models import BASELINES, BlindBaseline
-from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply, register_provider
+from figgen.eval.providers.base import Provider, register_provider
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 from figgen.schema.qa_item import QAItem
 
 
@@ -44,7 +45,7 @@ def blind_items(items: Sequence[QAItem], asked: Sequence[QAItem]) -> list[QAItem
     return [item for item in asked if split.get(item.figure_id) != "train"]
 
 
-@register_provider("blind")
+@register_provider("blind", BlindProvider)
 def blind_provider(
     model: str,
     *,

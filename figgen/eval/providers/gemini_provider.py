@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from figgen.errors import FiggenError
-from figgen.eval.providers.base import (
-    AskConfig,
-    Prompt,
-    Provider,
-    Reply,
-    register_provider,
-    require_sdk,
-)
+from figgen.eval.cost.tokens import gemini_image_tokens
+from figgen.eval.providers.base import Provider, api_key, register_provider, require_sdk
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 from figgen.eval.providers.image import ImageLimits
 from figgen.eval.providers.overflow import says_context_overflow, transient
+
+if TYPE_CHECKING:
+    from figgen.eval.providers.batch_api import BatchBackend
 
 
 def generation_config(types: Any, options: dict[str, Any]) -> Any:
@@ -52,8 +48,26 @@ GEMINI_LIMITS = ImageLimits(max_bytes=14 * 2**20)
 may hold 20 MB, base64 included."""
 
 
+def rest_request(types: Any, prompt: Prompt, config: AskConfig) -> dict[str, Any]:
+    """The REST form of what the live call sends (a batch entry's request): the images first
+    (implicitly cached), then the text."""
+    parts: list[dict[str, Any]] = [
+        {"inlineData": {"mimeType": image.media_type, "data": image.base64()}}
+        for image in prompt.images
+    ]
+    parts.append({"text": prompt.text})
+    request: dict[str, Any] = {"contents": [{"role": "user", "parts": parts}]}
+    generation = generation_config(types, config.options).model_dump(
+        exclude_none=True, by_alias=True, mode="json"
+    )
+    if generation:
+        request["generationConfig"] = generation
+    return request
+
+
 class GeminiProvider(Provider):
-    image_rule = "gemini-tiles"
+    api_key_vars = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+    api_key_shape = r"AIza[A-Za-z0-9_\-]{20,}"
     image_limits = GEMINI_LIMITS
 
     def __init__(self, model: str, client: Any, genai: Any, *, cache: bool = True) -> None:
@@ -63,11 +77,6 @@ class GeminiProvider(Provider):
         self._errors = genai.errors
         # implicit caching needs nothing in the request: the image first, questions together
         self.prompt_cache = cache
-
-    @property
-    def client(self) -> Any:
-        """The google-genai client (the batch runner drives its batch endpoints)."""
-        return self._client
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         types = self._types
@@ -89,6 +98,18 @@ class GeminiProvider(Provider):
         )
         return gemini_reply(response)
 
+    def image_tokens(self, width: int, height: int) -> int:
+        return gemini_image_tokens(width, height)
+
+    def batch_backend(self) -> BatchBackend:
+        """Batch mode: a JSONL file of ``generateContent`` requests in their REST form."""
+        from figgen.eval.providers.gemini_batch import GeminiBatch
+
+        def body(prompt: Prompt, config: AskConfig) -> dict[str, Any]:
+            return rest_request(self._types, prompt, config)
+
+        return GeminiBatch(self._client, self.model, body, gemini_reply)
+
     def _code(self, error: Exception) -> int | None:
         return getattr(error, "code", None) if isinstance(error, self._errors.APIError) else None
 
@@ -103,7 +124,7 @@ class GeminiProvider(Provider):
         return self._code(error) in (401, 403)
 
 
-@register_provider("gemini")
+@register_provider("gemini", GeminiProvider)
 def gemini_provider(
     model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
 ) -> Provider:
@@ -111,9 +132,7 @@ def gemini_provider(
     require_sdk("google.genai", "gemini")
     from google import genai
 
-    key = os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
-    if not key:
-        raise FiggenError("no API key: set the environment variable GEMINI_API_KEY")
+    key = api_key(GeminiProvider.api_key_vars, required=True)
     # google-genai does not retry unless asked, so the runner's retry is the only one
     http_options = genai.types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
     client = genai.Client(api_key=key, http_options=http_options)

@@ -12,7 +12,8 @@ from typing import Any, Literal
 from figgen.errors import FiggenError
 from figgen.eval.grounding.grounding import oracle_extra
 from figgen.eval.grounding.set_grounding import oracle_set_extra
-from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply, register_provider
+from figgen.eval.providers.base import Provider, register_provider
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 from figgen.schema.qa_item import QAItem
 
 MockErrorKind = Literal["rate_limit", "server", "context_length", "fatal"]
@@ -159,7 +160,7 @@ def _load_script(path: str) -> Script:
         raise FiggenError(f"mock script {path} is not JSON ({exc.msg}); fix the file") from None
 
 
-@register_provider("mock")
+@register_provider("mock", MockProvider)
 def mock_provider(
     model: str, *, base_url: str | None = None, script: str | Script | None = None, **_: Any
 ) -> Provider:
@@ -167,11 +168,11 @@ def mock_provider(
     return MockProvider(model, _load_script(script) if isinstance(script, str) else script)
 
 
-@register_provider("oracle")
+@register_provider("oracle", OracleProvider)
 def oracle_provider(model: str, *, base_url: str | None = None, **_: Any) -> Provider:
     return OracleProvider(model)
 
 
-@register_provider("chance")
+@register_provider("chance", ChanceProvider)
 def chance_provider(model: str, *, base_url: str | None = None, **_: Any) -> Provider:
     return ChanceProvider(model)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from figgen.eval.providers.base import (
-    AskConfig,
-    Prompt,
-    Provider,
-    Reply,
-    api_key,
-    register_provider,
-    require_sdk,
-)
+from figgen.eval.cost.tokens import openai_image_tokens
+from figgen.eval.providers.base import Provider, api_key, register_provider, require_sdk
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 from figgen.eval.providers.image import ImageLimits
 from figgen.eval.providers.sdk import SdkProvider
+
+if TYPE_CHECKING:
+    from figgen.eval.providers.batch_api import BatchBackend
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +46,8 @@ class OpenAIProvider(SdkProvider):
     (404, 405, 501) is asked again through the other API, which is then kept.
     """
 
-    image_rule = "openai-tiles"
+    api_key_vars = ("OPENAI_API_KEY",)
+    api_key_shape = r"sk-[A-Za-z0-9_\-]{8,}"
 
     def __init__(
         self,
@@ -112,6 +110,20 @@ class OpenAIProvider(SdkProvider):
         )
         return chat_reply(response)
 
+    def image_tokens(self, width: int, height: int) -> int:
+        return openai_image_tokens(width, height)
+
+    def batch_backend(self) -> BatchBackend:
+        """The Batch API on ``/v1/responses``; a batch asks for prompt caching whenever the
+        provider does (OpenAI itself or not)."""
+        from figgen.eval.providers.openai_batch import OpenAIBatch
+
+        def body(prompt: Prompt, config: AskConfig) -> dict[str, Any]:
+            cache_key = prompt.item.figure_id if self.prompt_cache else None
+            return responses_body(self.model, prompt, config, cache_key=cache_key)
+
+        return OpenAIBatch(self._client, body, responses_reply)
+
     def _cache_key(self, prompt: Prompt) -> str | None:
         """OpenAI routes requests with one ``prompt_cache_key`` together, so a figure's
         questions meet its cached image; other servers may refuse the field."""
@@ -173,11 +185,11 @@ def chat_reply(response: Any) -> Reply:
 
 def _client(sdk: Any, base_url: str | None, timeout: float) -> Any:
     # a local server needs no key; the SDK refuses an empty one, so send a placeholder
-    key = api_key("OPENAI_API_KEY", required=base_url is None) or "not-needed"
+    key = api_key(OpenAIProvider.api_key_vars, required=base_url is None) or "not-needed"
     return sdk.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=timeout)
 
 
-@register_provider("openai")
+@register_provider("openai", OpenAIProvider)
 def openai_provider(
     model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
 ) -> Provider:
@@ -202,7 +214,7 @@ def openai_provider(
     return OpenAIProvider(model, client, sdk, api="chat", may_switch=True, cache=bool(cache))
 
 
-@register_provider("openai-compatible")
+@register_provider("openai-compatible", OpenAIProvider)
 def openai_compatible_provider(
     model: str, *, base_url: str | None = None, timeout: float = 600.0, cache: bool | None = None
 ) -> Provider:

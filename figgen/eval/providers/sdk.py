@@ -19,11 +19,6 @@ class SdkProvider(Provider):
         self._client = client
         self._sdk = sdk
 
-    @property
-    def client(self) -> Any:
-        """The SDK client (the batch runner drives the same client's batch endpoints)."""
-        return self._client
-
     def is_retryable(self, error: Exception) -> bool:
         return sdk_retryable(self._sdk, error)
 

@@ -14,7 +14,7 @@ from typing import Any
 from figgen.eval.cost.caching import CacheSplit
 from figgen.eval.cost.prices import ModelPrice
 from figgen.eval.cost.usage import Usage
-from figgen.eval.providers.base import Reply
+from figgen.eval.providers.exchange import Reply
 from figgen.eval.providers.image import FigureImage
 from figgen.eval.scoring.parse import MAX_REPLY_CHARS, ParsedAnswer
 from figgen.schema.answers import AnswerRow

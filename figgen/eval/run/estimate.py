@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from figgen.eval.cost.caching import CacheSplit, predict_cache
 from figgen.eval.cost.prices import ModelPrice
-from figgen.eval.cost.tokens import OUTPUT_TOKENS_ESTIMATE, ImageRule, image_tokens, text_tokens
+from figgen.eval.cost.tokens import OUTPUT_TOKENS_ESTIMATE, text_tokens
 from figgen.eval.grounding.grounding import PromptMode, with_mode
 from figgen.eval.run.dataset import EvalDataset
 from figgen.eval.run.prompt import prompt_text
@@ -77,7 +77,7 @@ def estimate_run(
     dataset: EvalDataset,
     items: list[QAItem],
     *,
-    image_rule: ImageRule,
+    image_tokens: Callable[[int, int], int],
     price: ModelPrice | None,
     output_tokens: int = OUTPUT_TOKENS_ESTIMATE,
     mode: PromptMode = "plain",
@@ -86,7 +86,8 @@ def estimate_run(
     cache: bool = False,
     batch: bool = False,
 ) -> Estimate:
-    """Estimate tokens by the provider's image rule plus ~4 characters per text token.
+    """Estimate tokens by the provider's image rule (``image_tokens(width, height)``, e.g.
+    ``provider.image_tokens``) plus ~4 characters per text token.
 
     ``output_tokens_of`` gives a per-item reply length instead of the flat ``output_tokens``.
     With ``cache`` the items are taken to be asked in this order and each figure's images to
@@ -102,7 +103,7 @@ def estimate_run(
         if item.figure_id not in sizes:
             sizes[item.figure_id] = _image_sizes(dataset, item.figure_id)
             prefix[item.figure_id] = sum(
-                image_tokens(image_rule, width, height) for width, height in sizes[item.figure_id]
+                image_tokens(width, height) for width, height in sizes[item.figure_id]
             )
     splits = predict_cache(items, prefix, price) if cache else {}
     for item in items:

@@ -8,7 +8,7 @@ from figgen.errors import FiggenError
 from figgen.eval.grounding.evidence import evidence_target
 from figgen.eval.grounding.grounding import PromptMode, with_mode
 from figgen.eval.grounding.set_grounding import SetTarget, set_instruction
-from figgen.eval.providers.base import Prompt
+from figgen.eval.providers.exchange import Prompt
 from figgen.eval.providers.image import FigureImage
 from figgen.schema.qa_item import AnswerType, QAItem
 from figgen.schema.records import Record

@@ -12,7 +12,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from figgen.eval.providers.base import AskConfig, Prompt, Provider, Reply
+from figgen.eval.providers.base import Provider
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 from figgen.eval.providers.image import FigureImage
 from figgen.eval.run.run_options import RetryPolicy
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from figgen.errors import FiggenError
 from figgen.eval.cost.prices import ModelPrice, PriceTable
 from figgen.eval.grounding.grounding import PromptMode
-from figgen.eval.providers.base import AskConfig
+from figgen.eval.providers.exchange import AskConfig
 from figgen.eval.run.estimate import Estimate
 from figgen.eval.run.prompt import prompt_text
 from figgen.eval.scoring.parse import ParsedAnswer, parse_reply

@@ -24,7 +24,8 @@ from figgen.errors import FiggenError
 from figgen.eval.cost.caching import CacheWarmer, grouped_by_figure
 from figgen.eval.cost.prices import ModelPrice
 from figgen.eval.cost.usage import Usage
-from figgen.eval.providers.base import Prompt, Provider, Reply
+from figgen.eval.providers.base import Provider
+from figgen.eval.providers.exchange import Prompt, Reply
 from figgen.eval.run.billing import CUT_MARK, SentImage, billed_usage, reply_row
 from figgen.eval.run.dataset import EvalDataset
 from figgen.eval.run.estimate import Estimate, estimate_run
@@ -166,7 +167,7 @@ async def run_questions(
     estimate = estimate_run(
         dataset,
         pending,
-        image_rule=provider.image_rule,
+        image_tokens=provider.image_tokens,
         price=price,
         mode=options.mode,
         prompt_of=task.prompt_of,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from figgen.eval.cost.prices import ModelPrice, PriceTable, load_prices
+from figgen.eval.cost.tokens import anthropic_image_tokens
 from figgen.eval.providers import make_provider, oracle_reply
 from figgen.eval.providers.base import Provider
 from figgen.eval.run.dataset import load_dataset
@@ -188,12 +189,17 @@ def test_price_classes_by_hand() -> None:
 def test_estimate_prediction_by_hand(dataset_dir: Path) -> None:
     dataset = load_dataset(dataset_dir)
     price = PRICES.lookup(MODEL)
-    plain = estimate_run(dataset, dataset.items, image_rule="anthropic-area", price=price)
+    plain = estimate_run(dataset, dataset.items, image_tokens=anthropic_image_tokens, price=price)
     cached = estimate_run(
-        dataset, dataset.items, image_rule="anthropic-area", price=price, cache=True
+        dataset, dataset.items, image_tokens=anthropic_image_tokens, price=price, cache=True
     )
     batch = estimate_run(
-        dataset, dataset.items, image_rule="anthropic-area", price=price, cache=True, batch=True
+        dataset,
+        dataset.items,
+        image_tokens=anthropic_image_tokens,
+        price=price,
+        cache=True,
+        batch=True,
     )
     # Anthropic's rule: width x height / 750 below a 1568 px long edge
     tokens = {

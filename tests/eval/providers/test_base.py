@@ -11,7 +11,7 @@ from figgen.eval.providers.offline import MockProvider
 
 def test_a_provider_name_registered_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="provider 'mock' is registered twice"):
-        register_provider("mock")(lambda model, **options: MockProvider())
+        register_provider("mock", MockProvider)(lambda model, **options: MockProvider())
     assert isinstance(make_provider("mock"), MockProvider)  # the first registration stands
 
 

@@ -7,9 +7,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from figgen.eval.batch.base import BatchBackend, BatchResult, BatchStatus, entry_bytes, error_text
-from figgen.eval.providers.base import AskConfig, Prompt
-from figgen.eval.providers.openai_provider import responses_body, responses_reply
+from figgen.eval.providers.batch_api import (
+    BatchBackend,
+    BatchResult,
+    BatchStatus,
+    ReadReply,
+    RequestBody,
+    entry_bytes,
+    error_text,
+)
+from figgen.eval.providers.exchange import AskConfig, Prompt
 
 DONE = ("completed", "failed", "expired", "cancelled")
 EXPIRED_CODES = ("batch_expired", "batch_cancelled")
@@ -23,14 +30,13 @@ class OpenAIBatch(BatchBackend):
     max_requests = 50_000
     max_bytes = 190 * 2**20  # the input file may hold 200 MB
 
-    def __init__(self, client: Any, model: str, *, cache: bool) -> None:
+    def __init__(self, client: Any, body: RequestBody, reply: ReadReply) -> None:
         self._client = client
-        self.model = model
-        self.cache = cache
+        self._body = body
+        self._reply = reply
 
     def request(self, key: str, prompt: Prompt, config: AskConfig) -> dict[str, Any]:
-        cache_key = prompt.item.figure_id if self.cache else None
-        body = responses_body(self.model, prompt, config, cache_key=cache_key)
+        body = self._body(prompt, config)
         return {"custom_id": key, "method": "POST", "url": "/v1/responses", "body": body}
 
     async def submit(self, requests: list[dict[str, Any]], token: str) -> str:
@@ -72,18 +78,18 @@ class OpenAIBatch(BatchBackend):
             content = await self._client.files.content(file_id)
             for line in content.text.splitlines():
                 if line.strip():
-                    results.append(_result(line, Response))
+                    results.append(_result(line, Response, self._reply))
         return results
 
 
-def _result(line: str, response_type: Any) -> BatchResult:
+def _result(line: str, response_type: Any, read_reply: ReadReply) -> BatchResult:
     entry = json.loads(line)
     key = str(entry.get("custom_id"))
     response = entry.get("response") or {}
     body = response.get("body") or {}
     if response.get("status_code") == 200 and "error" not in body:
         # the SDK's own lenient construction, as for a live response
-        return BatchResult(key, "reply", reply=responses_reply(response_type.construct(**body)))
+        return BatchResult(key, "reply", reply=read_reply(response_type.construct(**body)))
     error = entry.get("error") or body.get("error")
     code = error.get("code") if isinstance(error, dict) else None
     if code in EXPIRED_CODES:

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from figgen.eval.batch.base import BatchBackend, BatchResult, BatchStatus, error_text
-from figgen.eval.providers.anthropic_provider import message_body, message_reply
-from figgen.eval.providers.base import AskConfig, Prompt
+from figgen.eval.providers.batch_api import (
+    BatchBackend,
+    BatchResult,
+    BatchStatus,
+    ReadReply,
+    RequestBody,
+    error_text,
+)
+from figgen.eval.providers.exchange import AskConfig, Prompt
 
 
 class AnthropicBatch(BatchBackend):
@@ -17,16 +23,13 @@ class AnthropicBatch(BatchBackend):
     max_requests = 100_000
     max_bytes = 190 * 2**20  # a batch may hold 256 MB
 
-    def __init__(self, client: Any, model: str, *, cache: bool) -> None:
+    def __init__(self, client: Any, body: RequestBody, reply: ReadReply) -> None:
         self._client = client
-        self.model = model
-        self.cache = cache
+        self._body = body
+        self._reply = reply
 
     def request(self, key: str, prompt: Prompt, config: AskConfig) -> dict[str, Any]:
-        return {
-            "custom_id": key,
-            "params": message_body(self.model, prompt, config, cache=self.cache),
-        }
+        return {"custom_id": key, "params": self._body(prompt, config)}
 
     async def submit(self, requests: list[dict[str, Any]], token: str) -> str:
         batch = await self._client.messages.batches.create(requests=requests)
@@ -61,7 +64,7 @@ class AnthropicBatch(BatchBackend):
             result = entry.result
             if result.type == "succeeded":
                 results.append(
-                    BatchResult(entry.custom_id, "reply", reply=message_reply(result.message))
+                    BatchResult(entry.custom_id, "reply", reply=self._reply(result.message))
                 )
             elif result.type == "errored":
                 error = getattr(result.error, "error", result.error)

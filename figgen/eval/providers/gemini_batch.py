@@ -7,9 +7,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from figgen.eval.batch.base import BatchBackend, BatchResult, BatchStatus, entry_bytes, error_text
-from figgen.eval.providers.base import AskConfig, Prompt
-from figgen.eval.providers.gemini_provider import gemini_reply, generation_config
+from figgen.eval.providers.batch_api import (
+    BatchBackend,
+    BatchResult,
+    BatchStatus,
+    ReadReply,
+    RequestBody,
+    entry_bytes,
+    error_text,
+)
+from figgen.eval.providers.exchange import AskConfig, Prompt
 
 DONE = (
     "JOB_STATE_SUCCEEDED",
@@ -27,27 +34,17 @@ class GeminiBatch(BatchBackend):
     max_requests = 100_000
     max_bytes = 190 * 2**20  # the input file may hold 2 GB; this bounds memory
 
-    def __init__(self, client: Any, model: str) -> None:
+    def __init__(self, client: Any, model: str, body: RequestBody, reply: ReadReply) -> None:
         from google.genai import types
 
         self._client = client
         self._types = types
         self.model = model
+        self._body = body
+        self._reply = reply
 
     def request(self, key: str, prompt: Prompt, config: AskConfig) -> dict[str, Any]:
-        # the REST form of what the live call sends: images first (implicitly cached)
-        parts: list[dict[str, Any]] = [
-            {"inlineData": {"mimeType": image.media_type, "data": image.base64()}}
-            for image in prompt.images
-        ]
-        parts.append({"text": prompt.text})
-        request: dict[str, Any] = {"contents": [{"role": "user", "parts": parts}]}
-        generation = generation_config(self._types, config.options).model_dump(
-            exclude_none=True, by_alias=True, mode="json"
-        )
-        if generation:
-            request["generationConfig"] = generation
-        return {"key": key, "request": request}
+        return {"key": key, "request": self._body(prompt, config)}
 
     async def submit(self, requests: list[dict[str, Any]], token: str) -> str:
         types = self._types
@@ -93,7 +90,7 @@ class GeminiBatch(BatchBackend):
             key = str(entry.get("key"))
             if "response" in entry:
                 response = self._types.GenerateContentResponse.model_validate(entry["response"])
-                results.append(BatchResult(key, "reply", reply=gemini_reply(response)))
+                results.append(BatchResult(key, "reply", reply=self._reply(response)))
             else:
                 results.append(BatchResult(key, "error", error=error_text(entry.get("error"))))
         return results

@@ -1,15 +1,27 @@
-"""What every vendor's batch API offers the batch runner: submit, find, poll, collect."""
+"""What every vendor's batch API offers the batch runner: submit, find, poll, collect.
+
+A provider with a batch API returns its backend from ``Provider.batch_backend``, handing it
+the provider's own request builder and reply reader, so a batch asks exactly what a live
+call asks and reads its results alike.
+"""
 
 from __future__ import annotations
 
 import abc
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from figgen.eval.providers.base import AskConfig, Prompt, Reply
+from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
 
 Outcome = Literal["reply", "error", "missing"]
+
+RequestBody = Callable[[Prompt, AskConfig], dict[str, Any]]
+"""The request a live call sends for ``prompt``, as the vendor's batch entry carries it."""
+
+ReadReply = Callable[[Any], Reply]
+"""Text and billed tokens of one of the vendor's responses (as the SDK types it)."""
 
 
 @dataclass(frozen=True)
