@@ -15,6 +15,7 @@ import pytest
 from figgen.errors import FiggenError
 from figgen.eval.batch import BatchPolicy, batch_backend, run_batch
 from figgen.eval.batch.journal import journal_path
+from figgen.eval.providers.base import batch_provider_names
 from figgen.eval.providers.batch_api import BatchBackend, BatchResult, BatchStatus
 from figgen.eval.providers.exchange import AskConfig, Prompt
 from figgen.eval.report.report import write_report
@@ -213,7 +214,7 @@ def test_batches_split_by_request_count_and_a_budget_stops_the_next(
 
 REFUSED = re.escape(
     "--batch needs a model of a provider with a batch API "
-    "(anthropic, gemini, openai, openai-compatible), not oracle; drop --batch"
+    f"({', '.join(batch_provider_names())}), not oracle; drop --batch"
 )
 
 
