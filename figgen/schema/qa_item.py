@@ -22,9 +22,10 @@ Level = Literal[1, 2, 3]
 Scope = Literal["figure", "panel", "cross-panel"]
 
 Metric = str
-"""The name of a metric registered in :data:`figgen.eval.scoring.scoring.METRICS` (``exact``,
-``exact_set``, ``relaxed_5pct``, ``relative_1pct``, ``cer``, ``cer_list``, ``ssmape``, and any
-metric registered since); the question side only names it, ``figgen.eval`` scores by it."""
+"""The name of a metric declared in :data:`figgen.schema.metrics.METRIC_DECLS` (``exact``,
+``exact_set``, ``relaxed_5pct``, ``relative_1pct``, ``cer``, ``cer_list``, ``ssmape``,
+``axis_2pct``, and any metric declared since) with its tolerance class, which the question side
+reads; ``figgen.eval`` scores by its spec in :data:`figgen.eval.scoring.scoring.METRICS`."""
 
 
 @dataclass
