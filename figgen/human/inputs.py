@@ -2,7 +2,8 @@
 
 The page shows one of five inputs: ``number`` (one field), ``pair`` (two labelled fields),
 ``choice`` (one of several buttons; yes/no for a boolean), ``choices`` (several boxes to
-tick) and ``list`` or ``text`` (one entry per line, or one line of text). What the person
+tick) and ``list`` or ``text`` (one entry per line, or one line of text); each answer type
+declares its input (:attr:`figgen.schema.answer_types.AnswerTypeSpec.page_input`). What the person
 gives is stored as a reply holding the JSON object a model is asked for, numbers kept as
 typed (``{"mean_y": "3.5"}``), so ``figgen eval score`` parses and scores it by the same
 rules as any model's reply.
@@ -12,27 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.eval.scoring.parse import ParsedAnswer, Rejected, parse_number, parse_reply
-from figgen.schema.answer_types import plain_question
-from figgen.schema.qa_item import AnswerType, QAItem
-
-InputKind = Literal["number", "pair", "choice", "choices", "list", "text"]
-
-INPUT_KINDS: dict[AnswerType, InputKind] = {
-    "integer": "number",
-    "number": "number",
-    "integer_pair": "pair",
-    "number_pair": "pair",
-    "boolean": "choice",
-    "choice": "choice",
-    "choice_list": "choices",
-    "string_list": "list",
-    "number_list": "list",
-    "string": "text",
-}
+from figgen.schema.answer_types import AnswerTypeSpec, answer_spec, plain_question
+from figgen.schema.qa_item import QAItem
 
 SKIPPED = "(skipped: the annotator could not tell)"
 """The reply stored when a person gives no answer; it is rejected like an unreadable reply."""
@@ -53,21 +39,22 @@ def _pair_labels(question: str) -> list[str]:
 def page_question(item: QAItem) -> dict[str, Any]:
     """What the page shows of ``item``: the question in plain words and its input, no truth."""
     text = plain_question(item.question)
-    kind = INPUT_KINDS[item.answer_type]
+    spec = answer_spec(item.answer_type)
+    kind = spec.page_input
     question: dict[str, Any] = {
         "qid": item.qid,
         "text": text,
         "input": kind,
-        "integer": item.answer_type in ("integer", "integer_pair"),
+        "integer": spec.integers,
     }
-    if item.answer_type == "boolean":
-        question["choices"] = [{"label": "true", "value": True}, {"label": "false", "value": False}]
+    if spec.fixed_choices:
+        question["choices"] = [{"label": label, "value": v} for label, v in spec.fixed_choices]
     elif kind in ("choice", "choices"):
         question["choices"] = [{"label": c, "value": c} for c in item.choices or []]
     if kind == "pair":
         question["labels"] = _pair_labels(text)
     if kind == "list":
-        question["numbers"] = item.answer_type == "number_list"
+        question["numbers"] = spec.numbers
     return question
 
 
@@ -92,9 +79,15 @@ def _lines(value: Any) -> list[str]:
     return [line for line in (_string(v, "each entry") for v in value) if line]
 
 
+def _is_fixed_choice(value: Any, spec: AnswerTypeSpec) -> bool:
+    """Whether ``value`` is one of the type's fixed values, and of its type (1 is not true)."""
+    return any(type(value) is type(v) and value == v for _, v in spec.fixed_choices)
+
+
 def answer_value(item: QAItem, value: Any) -> Any:
     """The JSON value stored for the person's ``value``; InvalidAnswer says what to fix."""
-    kind = INPUT_KINDS[item.answer_type]
+    spec = answer_spec(item.answer_type)
+    kind = spec.page_input
     if kind == "number":
         return _number_text(value, "the answer")
     if kind == "pair":
@@ -102,9 +95,10 @@ def answer_value(item: QAItem, value: Any) -> Any:
             raise InvalidAnswer("give both numbers")
         labels = _pair_labels(plain_question(item.question))
         return [_number_text(v, label) for v, label in zip(value, labels, strict=True)]
-    if item.answer_type == "boolean":
-        if not isinstance(value, bool):
-            raise InvalidAnswer("choose true or false")
+    if spec.fixed_choices:
+        if not _is_fixed_choice(value, spec):
+            named = " or ".join(label for label, _ in spec.fixed_choices)
+            raise InvalidAnswer(f"choose {named}")
         return value
     if kind == "choice":
         if value not in (item.choices or []):
@@ -116,7 +110,7 @@ def answer_value(item: QAItem, value: Any) -> Any:
         return list(value)
     if kind == "list":
         lines = _lines(value)
-        if item.answer_type == "number_list":
+        if spec.numbers:
             return [_number_text(line, "each entry") for line in lines]
         return lines
     return _string(value, "the answer")

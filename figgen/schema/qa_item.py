@@ -15,27 +15,17 @@ from typing import Any, Literal, get_args
 
 from figgen._util.plain import as_plain_dict
 from figgen.errors import FiggenError
+from figgen.schema.answer_types import ANSWER_TYPES
+from figgen.schema.answer_types import AnswerType as AnswerType  # re-exported beside QAItem
 
 Level = Literal[1, 2, 3]
 Scope = Literal["figure", "panel", "cross-panel"]
 
-AnswerType = Literal[
-    "integer",  # 7
-    "number",  # 3.25
-    "boolean",  # true / false
-    "choice",  # one of ``choices`` (a string)
-    "string",  # free text, e.g. a title
-    "string_list",  # ["title a", "title b"]
-    "choice_list",  # several of ``choices``, order irrelevant
-    "integer_pair",  # [rows, cols]
-    "number_pair",  # [low, high]
-    "number_list",  # [1.0, 2.5, 4.0], order irrelevant
-]
-
 Metric = str
-"""The name of a metric registered in :data:`figgen.eval.scoring.scoring.METRICS` (``exact``,
-``exact_set``, ``relaxed_5pct``, ``relative_1pct``, ``cer``, ``cer_list``, ``ssmape``, and any
-metric registered since); the question side only names it, ``figgen.eval`` scores by it."""
+"""The name of a metric declared in :data:`figgen.schema.metrics.METRIC_DECLS` (``exact``,
+``exact_set``, ``relaxed_5pct``, ``relative_1pct``, ``cer``, ``cer_list``, ``ssmape``,
+``axis_2pct``, and any metric declared since) with its tolerance class, which the question side
+reads; ``figgen.eval`` scores by its spec in :data:`figgen.eval.scoring.scoring.METRICS`."""
 
 
 @dataclass
@@ -86,7 +76,7 @@ class QAItem:
         for name, allowed in (
             ("level", get_args(Level)),
             ("scope", get_args(Scope)),
-            ("answer_type", get_args(AnswerType)),
+            ("answer_type", tuple(ANSWER_TYPES)),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, str | int) or value not in allowed:

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from figgen.human.inputs import INPUT_KINDS
 from figgen.human.server import human_server
 from figgen.human.study import Study, open_study
+from figgen.schema.answer_types import answer_spec
 from figgen.schema.qa_item import QAItem
 from tests.export.conftest import built  # noqa: F401  (the shared small build with questions)
 from tests.view.conftest import browser  # noqa: F401  (headless Chromium through Selenium)
@@ -28,14 +28,14 @@ INPUT_GROUPS = {
 
 
 def group_of(answer_type: str) -> str:
-    kind = INPUT_KINDS[answer_type]  # type: ignore[index]
+    kind = answer_spec(answer_type).page_input
     return next(name for name, kinds in INPUT_GROUPS.items() if kind in kinds)
 
 
 def typed_truth(item: dict[str, Any]) -> Any:
     """What a person who reads the figure right gives, in the page's terms."""
     answer = item["answer"]
-    kind = INPUT_KINDS[item["answer_type"]]
+    kind = answer_spec(item["answer_type"]).page_input
     if kind == "number":
         return json.dumps(answer)
     if kind == "pair" or item["answer_type"] == "number_list":

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from figgen.human.inputs import INPUT_KINDS
 from figgen.human.study import Study
+from figgen.schema.answer_types import answer_spec
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -72,7 +72,7 @@ def test_axe_finds_no_serious_violation(browser: Any, served: tuple[str, Study])
     # one question of each input kind: answer (skip) the questions before it, then load
     seen: set[str] = set()
     for qid in study.plan.qids:
-        kind = INPUT_KINDS[study.items[qid].answer_type]
+        kind = answer_spec(study.items[qid].answer_type).page_input
         if kind not in seen:
             seen.add(kind)
             browser.get(url + "/")

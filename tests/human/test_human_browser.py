@@ -19,7 +19,8 @@ import pytest
 from figgen.eval.run.dataset import load_dataset
 from figgen.eval.scoring.parse import parse_reply
 from figgen.eval.scoring.scoring import score_answer
-from figgen.human.inputs import INPUT_KINDS, SKIPPED
+from figgen.human.inputs import SKIPPED
+from figgen.schema.answer_types import answer_spec
 from figgen.schema.qa_item import QAItem
 from tests.human.conftest import group_of, typed_truth, typed_wrong
 
@@ -75,7 +76,7 @@ def type_answer(browser: Any, item: QAItem, value: Any) -> None:
     from selenium.webdriver.common.keys import Keys
 
     active = browser.switch_to.active_element
-    kind = INPUT_KINDS[item.answer_type]
+    kind = answer_spec(item.answer_type).page_input
     if kind == "number" or kind == "text":
         active.send_keys(value, Keys.ENTER)
     elif kind == "pair":
@@ -149,7 +150,7 @@ def test_a_study_by_keyboard_survives_reload_and_a_killed_server(
             item = items[qid]
             progress = browser.find_element("id", "progress-label").text
             assert progress == f"{len(expected)} of 40 answered"
-            if not zoomed and INPUT_KINDS[item.answer_type] == "choice":
+            if not zoomed and answer_spec(item.answer_type).page_input == "choice":
                 wait_for(browser, "return document.querySelector('#viewport img').complete")
                 fit = image_width(browser)
                 browser.switch_to.active_element.send_keys("+")
@@ -157,7 +158,7 @@ def test_a_study_by_keyboard_survives_reload_and_a_killed_server(
                 browser.switch_to.active_element.send_keys("0")
                 assert image_width(browser) == fit
                 zoomed = True
-            if not skipped and index >= 5 and INPUT_KINDS[item.answer_type] == "number":
+            if not skipped and index >= 5 and answer_spec(item.answer_type).page_input == "number":
                 skip_by_keyboard(browser)
                 skipped = True
                 expected[qid] = SKIPPED

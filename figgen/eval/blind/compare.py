@@ -17,6 +17,7 @@ from typing import Any
 from figgen.eval.blind.fit import Predictions, unseen_predictions
 from figgen.eval.blind.models import answer_class
 from figgen.eval.scoring.scoring import score_value
+from figgen.schema.answer_types import answer_spec
 from figgen.schema.qa_item import QAItem
 from figgen.vqa.api.balance import FIXED_BY_PAPER
 
@@ -26,22 +27,23 @@ NEAR = 0.05
 TOO_FEW = 30
 """A family with fewer questions than this is too small to rank models on."""
 
-_DISCRETE = ("integer", "integer_pair", "boolean")
-
 
 def chance_accuracy(items: Sequence[QAItem], classes: int | None = None) -> float | None:
-    """The expected accuracy of a uniform guess: over the offered choices, else over the
-    ``classes`` answers the family takes; None for free-form answers (numbers, text, lists)."""
+    """The expected accuracy of a uniform guess: over the offered choices (one, or a non-empty
+    set of them), over the values every answer of the type is one of (true, false), else over
+    the ``classes`` answers the family takes when they are integers; None for free-form
+    answers (numbers, text, lists)."""
     if not items:
         return None
-    kind = items[0].answer_type
-    if kind == "choice" and all(item.choices for item in items):
+    spec = answer_spec(items[0].answer_type)
+    offered = all(item.choices for item in items)
+    if spec.choices == "one" and offered:
         return sum(1 / len(item.choices or [1]) for item in items) / len(items)
-    if kind == "choice_list" and all(item.choices for item in items):
+    if spec.choices == "any" and offered:
         return sum(1 / (2.0 ** len(item.choices or []) - 1) for item in items) / len(items)
-    if kind == "boolean":
-        return 0.5
-    if kind in _DISCRETE and classes:
+    if spec.fixed_choices:
+        return 1 / len(spec.fixed_choices)
+    if spec.integers and classes:
         return 1 / classes
     return None
 

@@ -3,16 +3,19 @@
 Each baseline learns from items of other figures (their questions and true answers) and
 predicts an answer value for an item without looking at its figure:
 
-- ``majority``: the family's most frequent answer (for numbers, the median), or among the
-  offered choices the one most often the answer;
+- ``majority``: the family's most frequent answer (for continuous numbers, the median), or
+  among the offered choices the one most often the answer;
 - ``template``: the most frequent answer of the same masked question (locations, quoted
   strings, formulas and numbers masked, :func:`masked_question`), else ``majority``;
 - ``text``: TF-IDF of the question text (word 1-2 grams) and a logistic regression to the
   answer class, restricted to the offered choices (scikit-learn), for answers with few
-  classes (choices, counts, booleans); free text, lists and numbers as ``majority``;
+  classes (choices, counts, booleans); free text, lists and numbers as ``majority`` (one class
+  per item: nothing to learn from the words);
 - ``choice``: the offered choice most often right when it was offered (choice families only).
 
-A baseline that a figure could game shows up as a score well above chance.
+A baseline that a figure could game shows up as a score well above chance. Which answers are
+continuous and which fall into few classes, each answer type declares
+(:class:`figgen.schema.answer_types.AnswerTypeSpec`).
 """
 
 from __future__ import annotations
@@ -27,18 +30,11 @@ from typing import Any, Literal
 from figgen.errors import FiggenError
 from figgen.eval.blind.mask import masked_question
 from figgen.eval.scoring.scoring import METRICS
+from figgen.schema.answer_types import answer_spec
 from figgen.schema.qa_item import QAItem
 
 BaselineName = Literal["majority", "template", "text", "choice"]
 BASELINES: tuple[BaselineName, ...] = ("majority", "template", "text", "choice")
-
-NUMERIC_TYPES = ("number", "number_pair")
-"""Answer types whose values are continuous: blind "classes" are meaningless, the median is
-the best constant guess under sSMAPE and relative tolerance."""
-
-CLASS_TYPES = ("choice", "choice_list", "integer", "integer_pair", "boolean")
-"""Answer types with few classes, which the text model learns; free text, number lists and
-numbers it answers as ``majority`` (one class per item: nothing to learn from the words)."""
 
 MAX_TEXT_CLASSES = 50
 """The text model learns at most this many answer classes per family (the most frequent ones,
@@ -55,6 +51,16 @@ def answer_class(item: QAItem, value: Any = None) -> str:
     if METRICS.get_or_fail(item.metric).unordered and isinstance(value, list):
         value = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _one_of_choices(item: QAItem) -> bool:
+    """Whether the item's answer is one of the choices it offers (its type declares it)."""
+    return answer_spec(item.answer_type).choices == "one"
+
+
+def _fits(item: QAItem, value: Any) -> bool:
+    """Whether ``value`` can answer ``item``: one of its offered choices where it picks one."""
+    return not _one_of_choices(item) or not item.choices or value in item.choices
 
 
 def _median(values: list[Any]) -> Any:
@@ -80,15 +86,15 @@ class _FamilyPrior:
         key = answer_class(item)
         self.counts[key] += 1
         self.values.setdefault(key, item.answer)
-        if item.answer_type in NUMERIC_TYPES:
+        if answer_spec(item.answer_type).continuous:
             self.numbers.append(item.answer)
         for choice in item.choices or []:
             self.offered[choice] += 1
-        if item.answer_type == "choice" and isinstance(item.answer, str):
+        if _one_of_choices(item) and isinstance(item.answer, str):
             self.right[item.answer] += 1
 
     def majority(self, item: QAItem) -> Any:
-        if item.answer_type in NUMERIC_TYPES and self.numbers:
+        if answer_spec(item.answer_type).continuous and self.numbers:
             return _median(self.numbers)
         return self.most_frequent(item, self.counts)
 
@@ -97,14 +103,14 @@ class _FamilyPrior:
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         for key, _ in ranked:
             value = self.values[key]
-            if item.answer_type != "choice" or not item.choices or value in item.choices:
+            if _fits(item, value):
                 return value
-        if item.answer_type == "choice" and item.choices:
+        if _one_of_choices(item) and item.choices:
             return min(item.choices, key=lambda c: (-self.right[c], c))
         return None
 
     def best_choice(self, item: QAItem) -> Any:
-        if item.answer_type != "choice" or not item.choices:
+        if not _one_of_choices(item) or not item.choices:
             return None
         return min(
             item.choices,
@@ -135,7 +141,7 @@ class BlindBaseline:
                 self._templates[(item.family, masked_question(item))][answer_class(item)] += 1
         if self.name == "text":
             for family, group in by_family.items():
-                if group[0].answer_type in CLASS_TYPES:
+                if answer_spec(group[0].answer_type).few_classes:
                     self._text[family] = _text_model(group, self._priors[family])
         return self
 
@@ -164,7 +170,7 @@ class BlindBaseline:
         return out
 
     def _constant(self, item: QAItem, prior: _FamilyPrior) -> Any:
-        if self.name == "template" and item.answer_type not in NUMERIC_TYPES:
+        if self.name == "template" and not answer_spec(item.answer_type).continuous:
             counts = self._templates.get((item.family, masked_question(item)))
             guess = prior.most_frequent(item, counts) if counts else None
             if guess is not None:
@@ -187,15 +193,12 @@ def _text_model(group: Sequence[QAItem], prior: _FamilyPrior) -> TextModel:
     model.fit(features, [answer_class(item) for item in kept])
     classes = [str(c) for c in model.classes_]
 
-    def fits(item: QAItem, value: Any) -> bool:
-        return item.answer_type != "choice" or not item.choices or value in item.choices
-
     def predict(items: Sequence[QAItem]) -> list[Any]:
         probabilities = model.predict_proba(vectorizer.transform([i.question for i in items]))
         out = []
         for item, row in zip(items, probabilities, strict=True):
             ranked = sorted(zip(row, classes, strict=True), key=lambda pc: (-pc[0], pc[1]))
-            fitting = (prior.values[k] for _, k in ranked if fits(item, prior.values[k]))
+            fitting = (prior.values[k] for _, k in ranked if _fits(item, prior.values[k]))
             out.append(next(fitting, prior.majority(item)))
         return out
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -14,6 +12,7 @@ from figgen.eval.grounding.grounding import oracle_extra
 from figgen.eval.grounding.set_grounding import oracle_set_extra
 from figgen.eval.providers.base import Provider, register_provider
 from figgen.eval.providers.exchange import AskConfig, Prompt, Reply
+from figgen.eval.providers.guesses import chance_answer
 from figgen.schema.qa_item import QAItem
 
 MockErrorKind = Literal["rate_limit", "server", "context_length", "fatal"]
@@ -96,37 +95,6 @@ def oracle_reply(item: QAItem) -> str:
     return json.dumps({item.answer_key: item.answer}, ensure_ascii=False)
 
 
-def _rng(item: QAItem) -> random.Random:
-    digest = hashlib.sha256(item.qid.encode("utf-8")).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
-
-
-def chance_answer(item: QAItem) -> Any:
-    """A guess that uses only the answer type and the offered choices, seeded by the qid."""
-    rng = _rng(item)
-    kind = item.answer_type
-    choices = item.choices or []
-    if kind == "choice":
-        return rng.choice(choices) if choices else ""
-    if kind == "choice_list":
-        return [c for c in choices if rng.random() < 0.5]
-    if kind == "boolean":
-        return rng.random() < 0.5
-    if kind == "integer":
-        return rng.randint(1, 10)
-    if kind == "integer_pair":
-        return [rng.randint(1, 5), rng.randint(1, 5)]
-    if kind == "number":
-        return 0.0
-    if kind == "number_pair":
-        return [0.0, 1.0]
-    if kind == "number_list":
-        return [0.0]
-    if kind == "string_list":
-        return [""]
-    return ""
-
-
 class OracleProvider(Provider):
     """Answers every question correctly; an oracle run that does not score 100% is a bug.
 
@@ -143,7 +111,7 @@ class OracleProvider(Provider):
 
 
 class ChanceProvider(Provider):
-    """A baseline that guesses from the answer type."""
+    """A baseline that guesses from the answer type (:mod:`figgen.eval.providers.guesses`)."""
 
     async def ask(self, prompt: Prompt, config: AskConfig) -> Reply:
         item = prompt.item

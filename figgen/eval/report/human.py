@@ -21,12 +21,8 @@ from figgen.eval.scoring.agreement import (
     mean_pairwise_kappa,
     mean_pairwise_ssmape,
 )
-from figgen.schema.answer_types import plain_question
+from figgen.schema.answer_types import answer_spec, plain_question
 from figgen.schema.answers import is_human
-
-CATEGORICAL = ("choice", "boolean", "choice_list")
-NUMERIC = ("integer", "number", "integer_pair", "number_pair", "number_list")
-"""Answer types whose agreement is measured; text answers are compared with the truth only."""
 
 
 def _seconds(answers: list[ScoredAnswer]) -> list[float]:
@@ -66,7 +62,7 @@ def _numbers(answer: ScoredAnswer) -> list[float] | None:
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         return None
     numbers = [float(v) for v in values]
-    return sorted(numbers) if answer.item.answer_type == "number_list" else numbers
+    return sorted(numbers) if answer_spec(answer.item.answer_type).unordered else numbers
 
 
 def _readable(humans: dict[str, list[ScoredAnswer]]) -> dict[str, dict[str, ScoredAnswer]]:
@@ -142,9 +138,10 @@ def agreement(humans: dict[str, list[ScoredAnswer]]) -> dict[str, Any]:
             for a in answers
             if a.item.family == family
         )
-        kind = "choices" if answer_type in CATEGORICAL else "numbers"
-        if answer_type not in CATEGORICAL + NUMERIC:
+        measured = answer_spec(answer_type).agreement
+        if measured is None:  # text is compared with the truth only
             continue
+        kind = "choices" if measured == "categorical" else "numbers"
         result = _categorical(part) if kind == "choices" else _numeric(part)
         if result is not None:
             families[family] = {"kind": kind, **result}

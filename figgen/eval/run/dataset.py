@@ -105,7 +105,8 @@ def load_dataset(root: str | Path) -> EvalDataset:
             f"have (known: {', '.join(METRICS)}); rebuild it with `figgen qa {root}`"
         )
     spanless = next(
-        (i for i in items if METRICS[i.metric].per_axis_span and i.axis_span is None), None
+        (i for i in items if METRICS[i.metric].tolerance == "axis_span" and i.axis_span is None),
+        None,
     )
     if spanless is not None:  # its error is a share of a span the file does not give
         raise FiggenError(

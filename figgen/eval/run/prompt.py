@@ -10,25 +10,13 @@ from figgen.eval.grounding.grounding import PromptMode, with_mode
 from figgen.eval.grounding.set_grounding import SetTarget, set_instruction
 from figgen.eval.providers.exchange import Prompt
 from figgen.eval.providers.image import FigureImage
-from figgen.schema.qa_item import AnswerType, QAItem
+from figgen.schema.answer_types import AnswerType, answer_spec
+from figgen.schema.qa_item import QAItem
 from figgen.schema.records import Record
-
-_SHAPES: dict[str, str] = {
-    "integer": "an integer, e.g. 3",
-    "number": "a number, e.g. 2.5 or -1.2e-3",
-    "boolean": "true or false",
-    "choice": "one of the choices, as a string",
-    "string": "a string",
-    "string_list": 'a list of strings, e.g. ["a", "b"]',
-    "choice_list": "a list of the choices that apply",
-    "integer_pair": "a list of two integers, e.g. [2, 3]",
-    "number_pair": "a list of two numbers, e.g. [0.5, 10]",
-    "number_list": "a list of numbers, e.g. [1.5, 2, 4.25]",
-}
 
 
 def answer_shape(answer_type: AnswerType) -> str:
-    return _SHAPES[answer_type]
+    return answer_spec(answer_type).shape
 
 
 def format_instruction(item: QAItem) -> str:

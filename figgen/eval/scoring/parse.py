@@ -10,6 +10,9 @@ Rejected means no answer could be read at all. A value that reads but cannot be 
 choice that was not offered, 2.5 where a count is asked, three numbers for a pair) is kept
 as it is and scored as wrong: rejecting it would leave it out of accuracy and flatter the
 model.
+
+Each answer type has one parser, registered with ``@parses(name)`` in :data:`PARSERS`: how a
+value becomes an answer of the type, and whether a bare reply without JSON may give it.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from figgen.schema.qa_item import AnswerType, QAItem
+from figgen._util.registry import Registry
+from figgen.schema.answer_types import AnswerType
+from figgen.schema.qa_item import QAItem
 
 
 class Rejected(ValueError):
@@ -208,43 +214,115 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
+# ---- one parser per answer type -----------------------------------------------------------
+
+Coerce = Callable[[Any, list[str] | None], Any]
+"""A reply's raw value (and the item's offered choices) -> the answer, or raise ``Rejected``."""
+BareTest = Callable[[str, list[str] | None], bool]
+"""Whether a reply that holds no JSON is just a value of the type ("7", "true")."""
+
+
+@dataclass(frozen=True)
+class AnswerParser:
+    """How a reply's value becomes an answer of one type."""
+
+    coerce: Coerce
+    bare: BareTest | None = None
+    """None: a reply of the type without JSON is no answer (lists, free text)."""
+
+
+PARSERS: Registry[AnswerParser] = Registry("answer parser")
+"""One parser per answer type (:data:`figgen.schema.answer_types.ANSWER_TYPES`)."""
+
+
+def parses(answer_type: AnswerType, *, bare: BareTest | None = None) -> Callable[[Coerce], Coerce]:
+    """``@parses("number_pair")``: register the decorated function as the type's parser."""
+
+    def register(coerce: Coerce) -> Coerce:
+        PARSERS.add(answer_type, AnswerParser(coerce, bare))
+        return coerce
+
+    return register
+
+
+def _bare_number(text: str, choices: list[str] | None) -> bool:
+    return _is_bare_number(text)
+
+
+def _bare_boolean(text: str, choices: list[str] | None) -> bool:
+    return text.strip(".").casefold() in _TRUE | _FALSE
+
+
+def _bare_choice(text: str, choices: list[str] | None) -> bool:
+    # only a bare word that is one of the choices: free prose is no answer at all
+    key = text.strip("\"'`. ").casefold()
+    return bool(choices) and any(choice.casefold() == key for choice in choices or [])
+
+
+@parses("integer", bare=_bare_number)
+def _integer(value: Any, choices: list[str] | None) -> Any:
+    return parse_integer(value)
+
+
+@parses("number", bare=_bare_number)
+def _number(value: Any, choices: list[str] | None) -> Any:
+    return parse_number(value)
+
+
+@parses("boolean", bare=_bare_boolean)
+def _boolean(value: Any, choices: list[str] | None) -> Any:
+    return parse_boolean(value)
+
+
+@parses("choice", bare=_bare_choice)
+def _choice(value: Any, choices: list[str] | None) -> Any:
+    return _match_choice(value, choices)
+
+
+@parses("string")
+def _string(value: Any, choices: list[str] | None) -> Any:
+    return _as_text(value)
+
+
+@parses("string_list")
+def _string_list(value: Any, choices: list[str] | None) -> Any:
+    return [_as_text(v) for v in (value if isinstance(value, list) else [value])]
+
+
+@parses("choice_list")
+def _choice_list(value: Any, choices: list[str] | None) -> Any:
+    return [_match_choice(v, choices) for v in _as_list(value)]
+
+
+@parses("integer_pair")
+def _integer_pair(value: Any, choices: list[str] | None) -> Any:
+    return [parse_integer(v) for v in _as_list(value)]  # a wrong length scores wrong
+
+
+@parses("number_pair")
+def _number_pair(value: Any, choices: list[str] | None) -> Any:
+    return [parse_number(v) for v in _as_list(value)]
+
+
+@parses("number_list")
+def _number_list(value: Any, choices: list[str] | None) -> Any:
+    return [parse_number(v) for v in _as_list(value)]
+
+
 def coerce(value: Any, answer_type: AnswerType, choices: list[str] | None = None) -> Any:
     """The value as the requested type, or raise ``Rejected``."""
-    if answer_type == "integer":
-        return parse_integer(value)
-    if answer_type == "number":
-        return parse_number(value)
-    if answer_type == "boolean":
-        return parse_boolean(value)
-    if answer_type == "choice":
-        return _match_choice(value, choices)
-    if answer_type == "string":
-        return _as_text(value)
-    if answer_type == "string_list":
-        return [_as_text(v) for v in (value if isinstance(value, list) else [value])]
-    if answer_type == "choice_list":
-        return [_match_choice(v, choices) for v in _as_list(value)]
-    if answer_type == "integer_pair":
-        return [parse_integer(v) for v in _as_list(value)]  # a wrong length scores wrong
-    if answer_type == "number_pair":
-        return [parse_number(v) for v in _as_list(value)]
-    if answer_type == "number_list":
-        return [parse_number(v) for v in _as_list(value)]
-    raise Rejected(f"unknown answer type {answer_type!r}")
+    parser = PARSERS.get(answer_type)
+    if parser is None:
+        raise Rejected(f"unknown answer type {answer_type!r}")
+    return parser.coerce(value, choices)
 
 
 def _bare_value(text: str, item: QAItem) -> Any:
     """A reply that is just the value, without JSON; only for scalar types."""
     stripped = text.strip().strip("`").strip()
-    if item.answer_type in ("integer", "number") and _is_bare_number(stripped):
+    parser = PARSERS.get(item.answer_type)
+    if parser is not None and parser.bare is not None and parser.bare(stripped, item.choices):
         return stripped
-    if item.answer_type == "boolean" and stripped.strip(".").casefold() in _TRUE | _FALSE:
-        return stripped
-    if item.answer_type == "choice" and item.choices:
-        # only a bare word that is one of the choices: free prose is no answer at all
-        key = stripped.strip("\"'`. ").casefold()
-        if any(choice.casefold() == key for choice in item.choices):
-            return stripped
     raise Rejected("no JSON answer in the reply")
 
 

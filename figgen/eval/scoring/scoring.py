@@ -1,12 +1,13 @@
 """The metric registry, and scoring one parsed answer by its item's metric.
 
-A metric is one :class:`MetricSpec` in :data:`METRICS`: how an answer is measured, when it
-counts as correct, the columns its families get in ``metrics.json`` (and in the inspect
-scorer's family metrics), the report section that lists them and the plot drawn of them.
-Scoring, aggregation, the report, the plots and the inspect scorer read the spec and never
-the metric's name, so a new metric is one :func:`register_metric` call (the built-in ones are
-at the end of this module).
-"""
+A metric is declared once, with its tolerance class, in :mod:`figgen.schema.metrics` (where
+the question side reads it), and scored by one :class:`MetricSpec` in :data:`METRICS` attached
+to that declaration: how an answer is measured, when it counts as correct, the columns its
+families get in ``metrics.json`` (and in the inspect scorer's family metrics), the report
+section that lists them and the plot drawn of them. Scoring, aggregation, the report, the
+plots and the inspect scorer read the spec and never the metric's name, so a new metric is one
+declaration and one :func:`register_metric` call (the built-in ones are at the end of this
+module)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,19 @@ from figgen.eval.scoring.metrics import (
 from figgen.eval.scoring.parse import ParsedAnswer
 from figgen.eval.scoring.plots import MetricPlot, axis_error_plot, cer_plot, ssmape_plot
 from figgen.eval.scoring.scores import Score
+from figgen.schema.metrics import (
+    AXIS_2PCT,
+    CER,
+    CER_LIST,
+    EXACT,
+    EXACT_SET,
+    METRIC_DECLS,
+    RELATIVE_1PCT,
+    RELAXED_5PCT,
+    SSMAPE,
+    MetricDecl,
+    Tolerance,
+)
 from figgen.schema.qa_item import Metric, QAItem
 
 __all__ = [
@@ -82,7 +96,8 @@ class MetricSpec:
     """Everything scoring, aggregation, the report, the plots and the inspect scorer know
     about one metric."""
 
-    name: str
+    declared: MetricDecl
+    """The metric's declaration (:mod:`figgen.schema.metrics`): its name and tolerance class."""
     measure: Callable[[Any, Any], float]
     """``(prediction, truth)`` of an accepted answer -> the metric's number (``Score.value``)."""
     correct: Callable[[float], bool]
@@ -97,10 +112,17 @@ class MetricSpec:
     """The report's plot of the families this metric scores (shared plots draw them together)."""
     unordered: bool = False
     """Answers are sets: the same values in another order are the same answer."""
-    per_axis_span: bool = False
-    """``measure`` compares the answers in units of the item's ``axis_span`` (prediction and
-    truth divided by it): its error is a share of the drawn axis, not of the truth. Every item
-    it scores must carry the span."""
+
+    @property
+    def name(self) -> str:
+        return self.declared.name
+
+    @property
+    def tolerance(self) -> Tolerance:
+        """A metric of tolerance ``axis_span`` compares the answers in units of the item's
+        ``axis_span`` (prediction and truth divided by it): its error is a share of the drawn
+        axis, not of the truth. Every item it scores must carry the span."""
+        return self.declared.tolerance
 
 
 METRICS: Registry[MetricSpec] = Registry("metric")
@@ -108,7 +130,10 @@ METRICS: Registry[MetricSpec] = Registry("metric")
 
 
 def register_metric(spec: MetricSpec) -> MetricSpec:
-    """Add ``spec`` to :data:`METRICS` under its name; a taken name is an error."""
+    """Add ``spec`` to :data:`METRICS` under its name; a taken name, or a metric not declared
+    in :data:`figgen.schema.metrics.METRIC_DECLS`, is an error."""
+    if METRIC_DECLS.get(spec.name) != spec.declared:
+        raise ValueError(f"metric {spec.name!r} is not declared in figgen.schema.metrics")
     return METRICS.add(spec.name, spec)
 
 
@@ -132,7 +157,7 @@ def score_value(
     """Score an accepted prediction; an unregistered metric, or a metric measured against the
     axis span given none, is a one-line FiggenError."""
     spec = METRICS.get_or_fail(metric)
-    if spec.per_axis_span:
+    if spec.tolerance == "axis_span":
         if axis_span is None or not math.isfinite(axis_span) or axis_span <= 0:
             raise FiggenError(
                 f"metric {metric!r} scores an error as a share of the axis span, and the item "
@@ -289,10 +314,10 @@ AXIS_TABLE = MetricTable(
     ),
 )
 
-register_metric(MetricSpec("exact", _matches(exact_match), _is_one, "exact match"))
+register_metric(MetricSpec(EXACT, _matches(exact_match), _is_one, "exact match"))
 register_metric(
     MetricSpec(
-        "exact_set",
+        EXACT_SET,
         _matches(lambda p, t: exact_set_match(_as_list(p), _as_list(t))),
         _is_one,
         "the same set",
@@ -301,16 +326,16 @@ register_metric(
 )
 register_metric(
     MetricSpec(
-        "relaxed_5pct", _matches(_within(RELAXED_TOLERANCE)), _is_one, "within 5% of the truth"
+        RELAXED_5PCT, _matches(_within(RELAXED_TOLERANCE)), _is_one, "within 5% of the truth"
     )
 )
 register_metric(
-    MetricSpec("relative_1pct", _matches(_within(0.01)), _is_one, "within 1% of the truth")
+    MetricSpec(RELATIVE_1PCT, _matches(_within(0.01)), _is_one, "within 1% of the truth")
 )
-for _name, _text_measure in (("cer", _cer), ("cer_list", _cer_list)):
+for _declared, _text_measure in ((CER, _cer), (CER_LIST, _cer_list)):
     register_metric(
         MetricSpec(
-            _name,
+            _declared,
             _text_measure(normalize=False),
             _is_zero,
             "CER 0",
@@ -321,7 +346,7 @@ for _name, _text_measure in (("cer", _cer), ("cer_list", _cer_list)):
     )
 register_metric(
     MetricSpec(
-        "ssmape",
+        SSMAPE,
         _ssmape,
         lambda value: abs(value) <= SSMAPE_CORRECT,
         f"|sSMAPE| <= {SSMAPE_CORRECT}",
@@ -331,13 +356,12 @@ register_metric(
 )
 register_metric(
     MetricSpec(
-        "axis_2pct",
+        AXIS_2PCT,
         _axis_error,
         # an answer right on the tolerance counts (the slack absorbs dividing by the span)
         lambda value: abs(value) <= AXIS_TOLERANCE + 1e-12,
         f"within {AXIS_TOLERANCE:.0%} of the axis span",
         table=AXIS_TABLE,
         plot=axis_error_plot,
-        per_axis_span=True,
     )
 )

@@ -26,7 +26,8 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from figgen.errors import FiggenError
-from figgen.eval.providers.offline import chance_answer, oracle_reply
+from figgen.eval.providers.guesses import chance_answer
+from figgen.eval.providers.offline import oracle_reply
 from figgen.eval.run.prompt import prompt_text
 from figgen.schema.qa_item import QAItem
 

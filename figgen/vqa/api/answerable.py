@@ -26,8 +26,8 @@ Truth away from zero (:func:`figgen.vqa.api.context.away_from_zero`): sSMAPE div
     does the same (it allows 5% of the truth). On a linear axis every number of the truth must
     be at least :data:`figgen.vqa.api.context.NEAR_ZERO_SHARE` of the span of the values drawn
     along that axis.
-    :meth:`figgen.vqa.api.context.FigureContext.ask` applies it to every family in
-    :data:`figgen.vqa.api.context.RELATIVE_METRICS`.
+    :meth:`figgen.vqa.api.context.FigureContext.ask` applies it to every family whose metric
+    has the tolerance class ``relative`` (:mod:`figgen.schema.metrics`).
 
 What a person can tell apart:
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from figgen.config.sections.balance import KeepTable
 from figgen.schema.answer_types import answer_instruction
+from figgen.schema.metrics import tolerance
 from figgen.schema.qa_item import QAItem
 from figgen.schema.record import Element
 from figgen.schema.records import PanelRecord, Record
@@ -22,11 +23,6 @@ log = logging.getLogger(__name__)
 NEAR_ZERO_SHARE = 0.2
 """A truth must be this share of the axis span or more: a reading error of 1% of the span then
 stays within the 0.05 |sSMAPE| that scores as correct."""
-RELATIVE_METRICS = frozenset({"ssmape", "relaxed_5pct", "relative_1pct"})
-"""Metrics whose tolerance is a share of the truth: meaningless for a truth near zero."""
-AXIS_SPAN_METRICS = frozenset({"axis_2pct"})
-"""Metrics whose tolerance is a share of the span of the values drawn along the answer's axis:
-each item carries that span."""
 MIN_LOG_TICKS = 2
 """A value on a log axis is read between labelled ticks: with one label the decades cannot be
 placed (10^3 alone does not say where 10^4 is)."""
@@ -133,7 +129,8 @@ class FigureContext:
         if not _finite(answer):
             log.debug("%s: dropped %s item with non-finite answer", self.figure_id, family.name)
             return
-        if family.metric in RELATIVE_METRICS:
+        tolerance_class = tolerance(family.metric)
+        if tolerance_class == "relative":  # a share of the truth: meaningless near zero
             if span is None:
                 raise ValueError(f"{family.name} is scored relative to its truth: give the span")
             if not away_from_zero(answer, span, scale):
@@ -142,7 +139,7 @@ class FigureContext:
             if scale == "log" and panel is not None and not self.log_axes_labelled(panel):
                 log.debug("%s: dropped %s item on a one-tick log axis", self.figure_id, family.name)
                 return
-        if family.metric in AXIS_SPAN_METRICS and not (
+        if tolerance_class == "axis_span" and not (
             axis_span is not None and math.isfinite(axis_span) and axis_span > 0
         ):
             raise ValueError(f"{family.name} is scored against the axis span: give it (> 0)")

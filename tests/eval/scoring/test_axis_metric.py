@@ -14,9 +14,10 @@ from figgen.errors import FiggenError
 from figgen.eval.run.dataset import load_dataset
 from figgen.eval.scoring.parse import parse_reply
 from figgen.eval.scoring.scoring import AXIS_TOLERANCE, METRICS, score_answer, score_value
+from figgen.schema.metrics import METRIC_DECLS
 from figgen.schema.qa_item import QAItem
 from figgen.schema.records import Record
-from figgen.vqa.api.context import AXIS_SPAN_METRICS, RELATIVE_METRICS, FigureContext
+from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.families import FAMILIES
 from tests.eval.fixtures import _record, items, make_dataset, score_panel_counts
 
@@ -149,9 +150,9 @@ def test_a_small_truth_is_asked_and_carries_its_span() -> None:
 
 
 def test_the_question_side_and_the_registry_agree_on_span_metrics() -> None:
-    spanned = {name for name, spec in METRICS.items() if spec.per_axis_span}
-    assert spanned == set(AXIS_SPAN_METRICS) == {"axis_2pct"}
-    assert not spanned & RELATIVE_METRICS
+    spanned = {name for name, spec in METRICS.items() if spec.tolerance == "axis_span"}
+    declared = {name for name, decl in METRIC_DECLS.items() if decl.tolerance == "axis_span"}
+    assert spanned == declared == {"axis_2pct"}
     assert {f.name for f in FAMILIES.values() if f.metric == "axis_2pct"} >= {
         "box_iqr",
         "range_bar_length",

@@ -21,11 +21,12 @@ from figgen.eval.scoring.scoring import (
     score_value,
 )
 from figgen.kinds import KINDS
-from figgen.vqa.api.context import RELATIVE_METRICS
+from figgen.schema.metrics import EXACT, METRIC_DECLS, MetricDecl, declare_metric
 from figgen.vqa.api.families import FAMILIES
 from tests.eval.fixtures import items, score_panel_counts
 
 OFF_BY_ONE = "test_off_by_one"
+OFF_BY_ONE_DECL = declare_metric(OFF_BY_ONE, "absolute")
 
 
 def _distance(prediction: object, truth: object) -> float:
@@ -44,7 +45,7 @@ def _plot(families: list[str], scored: dict[str, list[ScoredAnswer]], out: Path)
 
 register_metric(
     MetricSpec(
-        OFF_BY_ONE,
+        OFF_BY_ONE_DECL,
         _distance,
         lambda value: value <= 1.0,
         "off by at most one",
@@ -101,7 +102,14 @@ def test_a_registered_metric_flows_through_aggregation_and_the_report(tmp_path: 
 
 def test_a_metric_name_is_registered_once() -> None:
     with pytest.raises(ValueError, match="metric 'exact' is registered twice"):
-        register_metric(MetricSpec("exact", _distance, bool, "again"))
+        register_metric(MetricSpec(EXACT, _distance, bool, "again"))
+
+
+def test_a_metric_scored_but_not_declared_is_refused() -> None:
+    undeclared = MetricDecl("test_undeclared", "exact")
+    with pytest.raises(ValueError, match="'test_undeclared' is not declared"):
+        register_metric(MetricSpec(undeclared, _distance, bool, "never"))
+    assert "test_undeclared" not in METRICS
 
 
 def test_a_question_file_naming_an_unknown_metric_is_refused_at_load(tmp_path: Path) -> None:
@@ -119,4 +127,19 @@ def test_a_question_file_naming_an_unknown_metric_is_refused_at_load(tmp_path: P
 def test_every_metric_the_question_side_names_is_registered() -> None:
     assert KINDS  # importing the kinds declares their families
     assert {family.metric for family in FAMILIES.values()} <= set(METRICS)
-    assert set(RELATIVE_METRICS) <= set(METRICS)
+
+
+def test_every_declared_metric_is_scored_and_every_scored_one_declared() -> None:
+    assert list(METRICS) == list(METRIC_DECLS)
+    assert all(spec.declared is METRIC_DECLS[name] for name, spec in METRICS.items())
+
+
+def test_the_tolerance_classes_the_question_side_reads() -> None:
+    by_class = {
+        tolerance: {name for name, spec in METRICS.items() if spec.tolerance == tolerance}
+        for tolerance in ("relative", "axis_span")
+    }
+    assert by_class == {
+        "relative": {"ssmape", "relaxed_5pct", "relative_1pct"},
+        "axis_span": {"axis_2pct"},
+    }
