@@ -11,7 +11,7 @@ from figgen.eval.grounding.set_grounding import SetTarget, set_instruction
 from figgen.eval.providers.base import Prompt
 from figgen.eval.providers.image import FigureImage
 from figgen.schema.qa_item import AnswerType, QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 _SHAPES: dict[str, str] = {
     "integer": "an integer, e.g. 3",
