@@ -15,7 +15,7 @@ from figgen.eval.run.dataset import load_dataset
 from figgen.eval.scoring.parse import parse_reply
 from figgen.eval.scoring.scoring import AXIS_TOLERANCE, METRICS, score_answer, score_value
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.vqa.api.context import AXIS_SPAN_METRICS, RELATIVE_METRICS, FigureContext
 from figgen.vqa.api.families import FAMILIES
 from tests.eval.fixtures import _record, items, make_dataset, score_panel_counts
