@@ -26,7 +26,7 @@ from figgen.eval.blind.compare import chance_accuracy, correct
 from figgen.eval.blind.fit import FOLDS, cross_fit
 from figgen.eval.blind.models import BASELINES, answer_class
 from figgen.schema.qa_item import QAItem, read_items
-from figgen.schema.record import load_record
+from figgen.schema.record import open_record
 from figgen.vqa import questions_for_record
 from figgen.vqa.api.balance import FIXED_BY_PAPER
 from figgen.vqa.files import record_paths
@@ -43,7 +43,7 @@ def build_items(out: Path, n: int, seed: int, workers: int) -> list[QAItem]:
     build_dataset(out, n=n, seed=seed, workers=workers, progress=False, questions=False)
     items: list[QAItem] = []
     for path in record_paths(out)[:n]:
-        items += questions_for_record(load_record(path))
+        items += questions_for_record(open_record(path))
     return items
 
 

@@ -195,7 +195,7 @@ def drawn_as_clusters(panel: dict, aspect: float) -> bool:
     """Two or more mixture components at least 1.5 times their RMS radii apart (a looser
     rule than the n_clusters question's, to find descriptions that miss visible clusters)."""
     import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
-    from figgen.schema.records import PanelRecord
+    from figgen.schema.panel import PanelRecord
     from figgen.vqa.api.reading.trends import separated_mixture
 
     n = separated_mixture(PanelRecord.from_dict(panel), aspect, min_points=5, gap=1.5)

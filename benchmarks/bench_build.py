@@ -139,21 +139,20 @@ def pipeline_report(n: int, seed: int, cfg: FigureConfig) -> None:
         start = time.process_time()
         figure = generate_figure(cfg, seed, index)
         pipe = time.process_time() - start
-        spec = sample_figure(cfg, seed, index, attempt=figure.record["attempt"])
+        record = figure.record
+        spec = sample_figure(cfg, seed, index, attempt=record.attempt)
         bare, encode = bare_render(spec, settings)
         pipe_total += pipe
         bare_total += bare
         encode_total += encode
         png_bytes += len(figure.png)
-        attempts = figure.record["repair"]["attempts"] + 10 * len(
-            figure.record["repair"]["resampled"]
-        )
-        passes[attempts] += 1
+        resampled = record.repair["resampled"]
+        passes[record.repair["attempts"] + 10 * len(resampled)] += 1
         print(
-            f"{figure.record['id']}: {figure.record['layout']['n_panels']:2d} panels "
-            f"{figure.record['image']['width']}x{figure.record['image']['height']} "
-            f"layout passes {figure.record['repair']['attempts']} "
-            f"resampled {len(figure.record['repair']['resampled'])} "
+            f"{record.id}: {record.layout.n_panels:2d} panels "
+            f"{record.image.width}x{record.image.height} "
+            f"layout passes {record.repair['attempts']} "
+            f"resampled {len(resampled)} "
             f"bare {bare:.2f}s pipeline {pipe:.2f}s ratio {pipe / bare:.2f}"
         )
     print(

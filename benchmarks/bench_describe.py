@@ -22,7 +22,6 @@ Records are the build's in ``--data DIR`` (real, measured figures), else compose
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -30,12 +29,12 @@ from typing import Any
 from figgen.build.sampling import sample_figure
 from figgen.config.load import FigureConfig, load_config
 from figgen.eval.scoring.metrics import normalize_text
-from figgen.schema.record import make_record
+from figgen.schema.record import Record, make_record, open_record
 from figgen.vqa import describe_record, questions_for_record
 from figgen.words.spoken import spoken
 
 
-def composed(n: int, seed: int, config: FigureConfig) -> list[dict[str, Any]]:
+def composed(n: int, seed: int, config: FigureConfig) -> list[Record]:
     return [
         make_record(
             sample_figure(config, seed, i),
@@ -65,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.data:
         paths = sorted((args.data / "figures").glob("*.json"))[: args.n]
-        records = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
+        records = [open_record(p) for p in paths]
     else:
         records = composed(args.n, args.seed, load_config(args.config))
 
@@ -74,8 +73,7 @@ def main() -> None:
         describe += cpu(describe_record, record)
         questions += cpu(questions_for_record, record)
 
-    texts = [p[key] for r in records for p in r["panels"] for key in ("title", "xlabel", "ylabel")]
-    texts = [t for t in texts if t]
+    texts = [t for r in records for p in r.panels for t in (p.title, p.xlabel, p.ylabel) if t]
     spoken_time = plain_time = 0.0
     for text in texts:
         spoken.cache_clear()
@@ -83,7 +81,7 @@ def main() -> None:
         spoken_time += cpu(spoken, text)
         plain_time += cpu(normalize_text, text)
 
-    panels = sum(len(r["panels"]) for r in records)
+    panels = sum(len(r.panels) for r in records)
     print(f"records: {len(records)} figures, {panels} panels, {len(texts)} titles and labels")
     print(f"descriptions per CPU second: {len(records) / describe:.1f}")
     print(f"describe/questions ratio: {describe / questions:.2f}")

@@ -30,7 +30,7 @@ from figgen.eval.run.prompt import locatable
 from figgen.eval.run.runner import RunOptions, run_questions
 from figgen.perturb import KINDS, apply_plan, parse_kinds, plan_figure
 from figgen.schema.answers import read_answers
-from figgen.schema.record import load_record
+from figgen.schema.record import open_record
 
 
 def _copy(image: Image.Image) -> bytes:
@@ -45,8 +45,8 @@ def bench_perturb(data: Path, figures: int) -> None:
     copy = 0.0
     paths = sorted((data / "figures").glob("*.json"))[:figures]
     for path in paths:
-        record = load_record(path)
-        with Image.open(data / record["image"]["file"]) as opened:
+        record = open_record(path)
+        with Image.open(data / record.image.file) as opened:
             opened.load()
             started = time.perf_counter()
             _copy(opened)

@@ -58,7 +58,7 @@ from figgen.multichart.render import render_image
 from figgen.multichart.scenarios import load_scenario, scenario_names
 from figgen.multichart.sufficiency import evidence_boxes, mode_facts, verify_mode
 from figgen.render.png import PngSettings
-from figgen.schema.record import spec_from_record
+from figgen.schema.record import open_record, spec_from_record
 
 
 def one_set(name: str, seed: int, cfg: FigureConfig) -> dict[str, float]:
@@ -116,7 +116,7 @@ def build_against_bare(name: str, seed: int, cfg: FigureConfig) -> tuple[float, 
         build_set(load_scenario(name), seed=seed, index=0, out=out, cfg=cfg)
         built = time.process_time() - start
         settings = PngSettings.of(cfg.image)
-        records = [json.loads(p.read_text()) for p in sorted((out / "images").glob("*.json"))]
+        records = [open_record(p) for p in sorted((out / "images").glob("*.json"))]
         bare = sum(bare_render(spec_from_record(r), settings)[0] for r in records)
     return built, bare, len(records)
 

@@ -12,10 +12,10 @@ DIR`` (a ``figgen multichart build``) also every key of its set records and
 ``set_evidence.json``. Keys that name something else too (``"id"``, ``"kind"``, ``"panel"`` of
 a QA item, ``"x"`` of a config range) are counted wherever they occur, so the numbers are an
 upper bound on record reads; ``--by-receiver`` adds the split by the subscripted expression's
-root name. The record module (``figgen/schema/record.py``, ``figgen/schema/records.py``,
-``figgen/multichart/records.py`` for the set records, and ``figgen/schema/params.py`` for
-``params``) is reported apart: it is where the reads belong. It also counts ``dict[str, Any]``
-annotations per package.
+root name. The record modules (``figgen/schema/record.py``, ``panel.py``, ``elements.py``,
+``perturbed.py`` and ``set_evidence.py``, ``figgen/multichart/records.py`` for the set records,
+and ``figgen/schema/params.py`` for ``params``) are reported apart, as "record module": it is
+where the reads belong. It also counts ``dict[str, Any]`` annotations per package.
 
     python benchmarks/count_record_reads.py --build /tmp/base200 [--sets DIR]
 """
@@ -29,7 +29,13 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "figgen"
-RECORD_MODULES = {"record.py", "records.py", "multichart/records.py", "sample/params.py"}
+RECORD_MODULES = {
+    *(f"schema/{name}.py" for name in ("record", "panel", "elements", "perturbed", "set_evidence")),
+    "schema/params.py",
+    "multichart/records.py",
+}
+"""Paths under ``figgen/`` (before, ``"record.py"`` and ``"sample/params.py"`` named no module
+once the modules moved into folders, so only the set records were reported apart)."""
 
 
 def record_keys(build: Path, sets: Path | None = None) -> set[str]:
@@ -101,7 +107,7 @@ def main() -> None:
         rel = path.relative_to(ROOT)
         package = (
             "record module"
-            if str(rel) in RECORD_MODULES
+            if rel.as_posix() in RECORD_MODULES
             else (rel.parts[0] if len(rel.parts) > 1 else "figgen")
         )
         source = path.read_text(encoding="utf-8")

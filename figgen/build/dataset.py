@@ -26,8 +26,7 @@ from figgen.build.sampling import sample_footprint
 from figgen.config.load import PRESETS, FigureConfig
 from figgen.errors import BuildDirError, BuildInterrupted, FiggenError
 from figgen.render.png import PngSettings, check_encoder
-from figgen.schema.record import check_version, figure_id
-from figgen.schema.records import Record, read_record
+from figgen.schema.record import Record, check_version, figure_id, read_record
 from figgen.store.lock import LOCK_NAME, folder_lock
 from figgen.store.storage import BuildStore
 from figgen.vqa.files import PARTS_DIR, figure_part
@@ -315,14 +314,13 @@ def write_figure(
 
     figure = generate_figure(config, seed, index)
     name = figure_id(index)
+    record_json = figure.record_json
     store.write_bytes(f"{FIGURES}/{name}.png", figure.png)
     if questions:
         values = config.to_dict()
-        part = figure_part(
-            figure.record_json, offered_kinds(values["kinds"]), balance_table(values)
-        )
+        part = figure_part(record_json, offered_kinds(values["kinds"]), balance_table(values))
         store.write_text(f"{PARTS_DIR}/{name}.jsonl", part)
-    store.write_text(f"{FIGURES}/{name}.json", figure.record_json)
+    store.write_text(f"{FIGURES}/{name}.json", record_json)
     return index
 
 

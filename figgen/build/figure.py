@@ -16,7 +16,7 @@ from figgen.config.load import FigureConfig
 from figgen.errors import FiggenError, RepairFailed
 from figgen.render.pipeline import render
 from figgen.sample.text import Vocabulary
-from figgen.schema.record import dumps_record, make_record
+from figgen.schema.record import Record, make_record
 from figgen.schema.spec import FigureSpec
 
 log = logging.getLogger(__name__)
@@ -24,12 +24,15 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class GeneratedFigure:
-    record: dict[str, Any]
+    """A rendered figure: its record and its PNG."""
+
+    record: Record
     png: bytes
 
     @property
     def record_json(self) -> str:
-        return dumps_record(self.record)
+        """The record as it is stored."""
+        return self.record.to_json()
 
 
 def generate_figure(

@@ -22,7 +22,7 @@ from typing import Any
 from figgen.build.executors import Task
 from figgen.config.load import FigureConfig
 from figgen.errors import FiggenError
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.store.storage import BuildStore
 
 log = logging.getLogger(__name__)
@@ -90,8 +90,10 @@ def built_records(store: BuildStore, n: int, size: int) -> Iterator[Record]:
         yield from shard_records(store, shard)
 
 
-def _record_head(record: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in record.items() if key not in ("panels", "elements")}
+def _record_head(record: Record) -> dict[str, Any]:
+    stored = record.to_dict()
+    del stored["panels"], stored["elements"]
+    return stored
 
 
 def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig) -> int:
@@ -101,7 +103,6 @@ def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig
 
     from figgen.build.figure import generate_figure
     from figgen.schema.figure_row import FIGURE_FEATURES, figure_row
-    from figgen.schema.records import Record
 
     schema = FIGURE_FEATURES.arrow_schema
     heads: list[dict[str, Any]] = []
@@ -110,8 +111,7 @@ def write_shard(store: BuildStore, shard: Shard, seed: int, config: FigureConfig
     with store.atomic_file(shard.rel) as handle, pq.ParquetWriter(handle, schema) as writer:
         for index in shard.indices:
             figure = generate_figure(config, seed, index)
-            typed = Record.from_dict(figure.record)
-            rows.append(FIGURE_FEATURES.encode_example(figure_row(typed, figure.png)))
+            rows.append(FIGURE_FEATURES.encode_example(figure_row(figure.record, figure.png)))
             heads.append(_record_head(figure.record))
             png_bytes += len(figure.png)
             if len(rows) >= ROWS_PER_GROUP or png_bytes >= GROUP_PNG_BYTES:

@@ -264,7 +264,7 @@ def _compound(
     )
     atomic_write_bytes(out / image, png)
     # a paper-mode compound pastes source images, so it has no figgen panels of its own; the
-    # empty list keeps it a record that figgen.schema.record.parse_record reads
+    # empty list keeps it a record that figgen.schema.record.read_record reads
     record = {"panels": [], **(native_record or {}), **compound.record(mode)}
     atomic_write_text(record_path, json.dumps(record) + "\n")
     return compound

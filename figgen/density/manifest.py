@@ -51,7 +51,7 @@ class Compound:
     def from_record(cls, record: dict[str, Any]) -> Compound:
         """The compound a stored image record describes (the inverse of :meth:`record`): its
         figgen part read as a typed record, its own ``density`` part by key."""
-        from figgen.schema.records import Record
+        from figgen.schema.record import Record
 
         typed, placed = Record.from_dict(record), record["density"]
         return cls(

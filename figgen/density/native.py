@@ -20,8 +20,8 @@ from figgen._util.plain import as_plain_dict
 from figgen.density.manifest import BBox
 from figgen.density.tables import SourceChart
 from figgen.errors import FiggenError
-from figgen.schema.record import Element
-from figgen.schema.records import Record, open_record
+from figgen.schema.elements import Element
+from figgen.schema.record import Record, open_record
 from figgen.schema.spec import FigureSpec, LayoutSpec
 from figgen.store.storage import atomic_write_bytes, atomic_write_text
 
@@ -39,11 +39,11 @@ class RenderedPanel:
 
 
 def _source_spec(source: SourceChart) -> FigureSpec:
-    from figgen.schema.record import load_record, spec_from_record
+    from figgen.schema.record import spec_from_record
 
     if source.figure is None or source.panel is None:
         raise FiggenError(f"{source.id} is not a figgen panel; native mode needs a figgen build")
-    return spec_from_record(load_record(source.figure))
+    return spec_from_record(open_record(source.figure))
 
 
 def render_panel(
@@ -77,7 +77,7 @@ def render_panel(
         panel_aspect=spec.panel_aspect,
     )
     drawn = render_to_record(alone, FigureConfig(), image_file=f"{source.id}.png")
-    return RenderedPanel(drawn.png, Record.from_dict(drawn.record))
+    return RenderedPanel(drawn.png, drawn.record)
 
 
 class NativeCache:

@@ -23,7 +23,7 @@ from figgen.schema.truth_table import ChartTable, PanelTable, Row, XKind, number
 from figgen.words.wording import join
 
 if TYPE_CHECKING:
-    from figgen.schema.records import PanelRecord
+    from figgen.schema.panel import PanelRecord
 
 __all__ = [
     "ChartTable",
@@ -110,7 +110,7 @@ def figgen_sources(
 ) -> list[SourceChart]:
     """Every panel of a figgen build whose kind is one of ``kinds`` and has a table, in figure
     and panel order; the panels left out are counted by reason into ``skipped``."""
-    from figgen.schema.records import open_record
+    from figgen.schema.record import open_record
 
     tables, with_table = panel_tables(kinds), panel_tables()
     sources = []

@@ -11,7 +11,7 @@ from typing import Any
 
 from figgen.export.provenance import provenance
 from figgen.export.source import BuiltDataset
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 from figgen.store.storage import staged_folder
 
 ANNOTATIONS_FILE = "annotations.json"

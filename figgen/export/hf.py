@@ -14,7 +14,7 @@ from figgen.export.schema import CONFIG_FEATURES, description_row, figure_row, q
 from figgen.export.shards import DEFAULT_SHARD_BYTES, ShardWriter
 from figgen.export.source import BuiltDataset
 from figgen.hf_card import CardFacts, check_card, render_card
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.schema.splits import SPLITS, SplitFractions, assign_splits
 from figgen.store.storage import staged_folder
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from figgen.export.source import BuiltDataset
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 CONFIG_FILE = "build_config.json"
 """Written beside the card when the build used a non-default config."""

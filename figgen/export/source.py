@@ -10,7 +10,7 @@ from typing import Any
 
 from figgen.errors import FiggenError
 from figgen.schema.qa_item import QAItem, read_items
-from figgen.schema.records import Record, open_record
+from figgen.schema.record import Record, open_record
 from figgen.vqa.files import DESCRIPTIONS_FILE
 
 

@@ -23,19 +23,18 @@ from matplotlib.typing import LegendLocType
 from figgen._util.registry import Registry
 from figgen.config.sections.fields import Section
 from figgen.sample.text import Vocabulary
-from figgen.schema.elements import ElementDecl
+from figgen.schema.elements import Element, ElementDecl
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, Summary
-from figgen.schema.record import Element
-from figgen.schema.records import PanelData as PanelData
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelData as PanelData
+from figgen.schema.panel import PanelRecord
 from figgen.schema.spec import FigureStyle, PanelSpec, Scale
 from figgen.schema.truth_table import PanelTable
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
     from figgen.vqa.api.context import FigureContext
     from figgen.vqa.api.families import Family
     from figgen.vqa.api.reading.trends import PointSet

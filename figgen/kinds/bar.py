@@ -38,9 +38,9 @@ from figgen.kinds.shared.categories import (
 from figgen.kinds.shared.marks import BAR, centres
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary
+from figgen.schema.elements import Element
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, same_vectors
-from figgen.schema.record import Element
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.schema.truth_table import ChartTable, Row, number_text
 from figgen.vqa.api.answerable import legend_boxes, mark_hidden
@@ -49,9 +49,9 @@ from figgen.words.numerals import round_sig
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
     from figgen.vqa.api.context import FigureContext
 
 Mode = Literal["single", "grouped", "stacked"]

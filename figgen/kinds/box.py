@@ -53,7 +53,7 @@ from figgen.kinds.shared.marks import centres, point_marks
 from figgen.sample.rng import integer, uniform
 from figgen.sample.text import Vocabulary
 from figgen.schema.elements import mark
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.vqa.api.families import Family
 

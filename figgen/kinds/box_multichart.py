@@ -22,8 +22,8 @@ from figgen.kinds.histogram import value_grid
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, Summary
 
 if TYPE_CHECKING:
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.elements import Element
+    from figgen.schema.record import Record
 
 MEDIAN_LINE_GREY = "#333333"
 """The median line of an outlined box, dark on the light figure."""

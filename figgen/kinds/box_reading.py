@@ -10,7 +10,7 @@ import numpy as np
 
 from figgen.kinds.box_data import BoxData, BoxStats, BoxStyle
 from figgen.kinds.shared.categories import clear_leader, quoted_names
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.answerable import MAX_MARKER_OVERLAP, length_readable, marker_overlap
 from figgen.vqa.api.families import Family, declare
 from figgen.vqa.api.reading.readout import AxisReading, DrawnAxis, axis_reading, drawn_axis
@@ -18,8 +18,8 @@ from figgen.words.numerals import round_sig
 from figgen.words.wording import count
 
 if TYPE_CHECKING:
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
     from figgen.vqa.api.context import FigureContext
 
 _PLOT = "the box plot in {loc}"

@@ -23,7 +23,7 @@ from figgen.kinds.shared.marks import path_extent_marks
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.schema.elements import mark
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.vqa.api.families import COLORMAP, MEAN_Y, X_RANGE, declare
 from figgen.vqa.api.findings import Finding, ask_findings

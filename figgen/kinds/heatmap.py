@@ -48,7 +48,7 @@ from figgen.kinds.shared.marks import background, contrast_edge
 from figgen.sample.rng import choose, integer, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.schema.elements import ElementDecl, mark
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.schema.truth_table import ChartTable, Row, number_text
 from figgen.vqa.api.families import COLORMAP, Family, declare

@@ -23,9 +23,9 @@ from figgen.kinds.shared.marks import BAR, ERRORBAR, centres, errorbar_marks
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
+from figgen.schema.elements import Element
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
-from figgen.schema.record import Element
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa.api import answerable
 from figgen.vqa.api.families import ERROR_BARS, RANGE, declare
@@ -38,9 +38,9 @@ from figgen.words.wording import count, has, join
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
     from figgen.vqa.api.context import FigureContext
 
 

@@ -33,11 +33,10 @@ from figgen.kinds.shared.marks import ERRORBAR, centres, errorbar_marks, marker_
 from figgen.sample import distributions as dist
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
-from figgen.schema.elements import mark
+from figgen.schema.elements import Element, mark
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
+from figgen.schema.panel import PanelRecord
 from figgen.schema.params import LineParams
-from figgen.schema.record import Element
-from figgen.schema.records import PanelRecord
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.vqa.api import answerable
 from figgen.vqa.api.context import away_from_zero
@@ -55,9 +54,9 @@ from figgen.words.wording import cap, count, has, join
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
     from figgen.vqa.api.context import FigureContext
 
 MARKERS = ("o", "s", "^", "v", "D", "*", "p", "h", "<", ">", "x", "+", "d")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from matplotlib.typing import LegendLocType
 
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.truth_table import ChartTable, Row
 from figgen.schema.truth_table import number_text as exact_text
 

@@ -24,16 +24,15 @@ from figgen.config.sections.fields import IntRange, Range, Section, within
 from figgen.kinds.api import Axis, Drawn, KindHooks, Mark, Sampled, random_color, register
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
-from figgen.schema.elements import ElementDecl
+from figgen.schema.elements import Element, ElementDecl
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, mark_texts, printed_number
-from figgen.schema.record import Element
-from figgen.schema.records import PanelData, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.elements import Element
+    from figgen.schema.record import Record
 
 
 def value_text(value: float, decimals: int) -> str:

@@ -45,7 +45,7 @@ from figgen.kinds.shared.marks import background, centres
 from figgen.sample.rng import integer, sig, uniform
 from figgen.sample.text import Vocabulary
 from figgen.schema.elements import mark
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.vqa.api.answerable import legend_boxes, length_readable, mark_hidden
 from figgen.vqa.api.families import Family, declare
@@ -55,8 +55,8 @@ from figgen.words.wording import count
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
     from figgen.vqa.api.context import FigureContext
 
 _PLOT = "the range plot in {loc}"

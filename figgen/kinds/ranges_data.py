@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 
 from figgen.sample.rng import integer, uniform
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.truth_table import ChartTable, Row, number_text
 
 Mode = Literal["band", "bars"]

@@ -17,8 +17,8 @@ from figgen.kinds.ranges_data import RangeData, RangeSeries, RangeStyle
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape, same_vectors
 
 if TYPE_CHECKING:
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.elements import Element
+    from figgen.schema.record import Record
 
 MAX_TICKS = 30
 """More value ticks than this are left to the locator's own steps."""

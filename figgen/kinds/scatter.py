@@ -37,10 +37,9 @@ from figgen.kinds.shared.marks import (
 from figgen.sample import distributions as dist
 from figgen.sample.rng import choose, integer, sig, uniform
 from figgen.sample.text import Vocabulary, colorbar_label
-from figgen.schema.elements import mark
+from figgen.schema.elements import Element, mark
 from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
-from figgen.schema.record import Element
-from figgen.schema.records import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.vqa.api import answerable
 from figgen.vqa.api.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
@@ -54,9 +53,9 @@ from figgen.words.wording import count, has
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
+    from figgen.schema.elements import Element
     from figgen.schema.qa_item import Level
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
     from figgen.vqa.api.context import FigureContext
 
 MARKERS = ("o", "o", "o", "s", "^", "D", "v", "p", "h")

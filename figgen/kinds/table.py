@@ -32,7 +32,7 @@ from figgen.kinds.table_fit import (
 )
 from figgen.sample.rng import integer
 from figgen.sample.text import Vocabulary
-from figgen.schema.elements import ElementDecl
+from figgen.schema.elements import Element, ElementDecl
 from figgen.schema.longchart import (
     Chart,
     ChartPanel,
@@ -43,14 +43,13 @@ from figgen.schema.longchart import (
     printed_number,
     same_vectors,
 )
-from figgen.schema.record import Element
-from figgen.schema.records import PanelData, PanelStyle, panel_data, panel_style
+from figgen.schema.panel import PanelData, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 
 if TYPE_CHECKING:
     from figgen.config.sections.shared import SharedConfig
-    from figgen.schema.record import Element
-    from figgen.schema.records import Record
+    from figgen.schema.elements import Element
+    from figgen.schema.record import Record
 
 
 DERIVED_DECIMALS = 2

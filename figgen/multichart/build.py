@@ -47,7 +47,8 @@ from figgen.multichart.scenarios import load_scenario
 from figgen.multichart.spec import GraphSpec, NodeSpec
 from figgen.multichart.sufficiency import ModeFacts, evidence_boxes, mode_facts, verify_mode
 from figgen.multichart.values import Value, Vector
-from figgen.schema.records import Generator, Record, SetEvidence, SetEvidenceEntry, open_record
+from figgen.schema.record import Generator, Record, open_record
+from figgen.schema.set_evidence import SetEvidence, SetEvidenceEntry
 from figgen.store.storage import atomic_write_bytes, atomic_write_text, remove_stale_temporaries
 
 log = logging.getLogger(__name__)

@@ -5,8 +5,8 @@ in the same order, so :func:`dumps_set` of a set read by :func:`open_set` is the
 byte for byte. The parts are multichart's own types: the graph as its validated
 :class:`~figgen.multichart.spec.GraphSpec`, node values as :data:`~figgen.multichart.values.Value`,
 each question's truth as an :class:`~figgen.multichart.questions.Ask`. The charts' own
-records are figure records (:class:`figgen.schema.records.Record`); the evidence index beside the
-sets is :class:`figgen.schema.records.SetEvidence`, which the evaluation reads.
+records are figure records (:class:`figgen.schema.record.Record`); the evidence index beside the
+sets is :class:`figgen.schema.set_evidence.SetEvidence`, which the evaluation reads.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from figgen.multichart.modes import Mode
 from figgen.multichart.questions import Ask, Target
 from figgen.multichart.spec import GraphSpec, Label
 from figgen.multichart.values import Value, Vector
-from figgen.schema.record import BBox, as_bbox
-from figgen.schema.records import Generator
+from figgen.schema.elements import BBox, as_bbox
+from figgen.schema.record import Generator
 
 Added = Literal["compensation", "extended"]
 

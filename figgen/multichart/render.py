@@ -21,7 +21,7 @@ from figgen.multichart.graph import Graph
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value, Vector
 from figgen.schema.longchart import Chart, ChartInput, ChartPanel
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -151,8 +151,8 @@ def render_image(
 ) -> RenderedImage:
     spec = figure_spec(graph, image, values, seed=seed, index=index, file_id=file_id)
     drawn = render_to_record(spec, cfg or FigureConfig(), image_file=image_file)
-    stored = json.dumps(drawn.record, separators=(",", ":"))
-    return RenderedImage(Record.from_dict(drawn.record), drawn.png, stored)
+    stored = json.dumps(drawn.record.to_dict(), separators=(",", ":"))
+    return RenderedImage(drawn.record, drawn.png, stored)
 
 
 def read_image(record: Record, graph: Graph, image: str) -> list[Value]:

@@ -17,8 +17,8 @@ from figgen.multichart.questions import Ask, Target, answer_of
 from figgen.multichart.render import evidence, read_image
 from figgen.multichart.spec import Label
 from figgen.multichart.values import Value
-from figgen.schema.record import BBox
-from figgen.schema.records import Record
+from figgen.schema.elements import BBox
+from figgen.schema.record import Record
 
 TOLERANCE = 0.001
 """Largest relative gap between the truth and the answer recomputed from printed values (the

@@ -27,8 +27,8 @@ from figgen.errors import FiggenError
 from figgen.perturb import style
 from figgen.perturb.kinds import KINDS, Params, Plan, background
 from figgen.perturb.style import NoLook
-from figgen.schema.record import dumps_record
-from figgen.schema.records import Perturbation, PerturbedRecord, Record, SourceImage, open_record
+from figgen.schema.perturbed import Perturbation, PerturbedRecord, SourceImage
+from figgen.schema.record import Record, open_record
 from figgen.store.storage import atomic_write_bytes, atomic_write_text
 
 COPIED = ("qa.jsonl", "descriptions.jsonl")
@@ -245,7 +245,7 @@ def perturb_dataset(
                 continue
             new.image.file = f"figures/{record.id}.{ext}"
             atomic_write_bytes(folder / new.image.file, data)
-            atomic_write_text(target, dumps_record(new.to_dict()))  # last: marks the figure done
+            atomic_write_text(target, new.to_json())  # last: marks the figure done
             written[spec.label] += 1
         _copy_questions(src, folder, set(left_out))
         manifest = _manifest(src, held)

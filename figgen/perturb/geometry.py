@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from figgen.schema.record import BBox
+from figgen.schema.elements import BBox
 
 Matrix = np.ndarray
 

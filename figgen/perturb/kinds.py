@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from figgen.config.sections.shared import StyleConfig
 from figgen.perturb.geometry import Warp, fitted, rotation, scaling, shearing, translation
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 Params = dict[str, Any]
 _STRIP = 256  # rows of noise drawn at a time

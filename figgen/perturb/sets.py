@@ -22,8 +22,9 @@ from figgen.multichart.build import write_index
 from figgen.multichart.records import SetPerturbation, dumps_set, load_sets
 from figgen.perturb.dataset import PerturbationSpec, perturb_image
 from figgen.perturb.style import NoLook
-from figgen.schema.record import BBox
-from figgen.schema.records import PerturbedRecord, Record, open_record
+from figgen.schema.elements import BBox
+from figgen.schema.perturbed import PerturbedRecord
+from figgen.schema.record import Record, open_record
 from figgen.store.storage import atomic_write_bytes, atomic_write_text
 
 MARKER = "perturbation.json"

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from figgen.errors import FiggenError
 from figgen.perturb.kinds import Look
-from figgen.schema.record import Element
-from figgen.schema.records import Record
+from figgen.schema.elements import Element
+from figgen.schema.record import Record
 
 if TYPE_CHECKING:
     from figgen.config.load import FigureConfig
@@ -74,7 +74,7 @@ def restyled(
     from figgen.config.load import FigureConfig
     from figgen.schema.record import spec_from_record
 
-    spec = spec_from_record(record.to_dict())
+    spec = spec_from_record(record)
     wanted = _structure(record.elements)
     for look in candidates:
         style = dataclasses.replace(
@@ -87,7 +87,7 @@ def restyled(
         )
         if drawn.png == original:
             continue
-        new = Record.from_dict(drawn.record)
+        new = drawn.record
         if _structure(new.elements) != wanted:
             continue
         redrawn = dataclasses.replace(

@@ -16,7 +16,7 @@ from figgen.kinds.shared.marks import background
 from figgen.render.boxes import PixelBox, intersect, to_pixels
 from figgen.render.canvas import PanelHandles
 from figgen.render.frame import frame_facts
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 
 
 class _Collector:

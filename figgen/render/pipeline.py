@@ -18,7 +18,7 @@ from figgen.render.png import PngSettings
 from figgen.render.repair import find_problems, plan_repair
 from figgen.render.tick_memo import memoize_ticks
 from figgen.render.visibility import measure_visibility, panel_view
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 from figgen.schema.spec import FigureSpec
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from figgen.kinds import KINDS
 from figgen.render.boxes import area, inside, overlaps
 from figgen.render.elements import Measured
 from figgen.sample.layout import snap_inches
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 from figgen.schema.spec import FigureSpec, PanelSpec
 
 FONT_OF_KIND = {

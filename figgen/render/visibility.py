@@ -30,7 +30,7 @@ from figgen._util.discs import disc_overlaps
 from figgen.kinds.api import RGBA
 from figgen.render.boxes import PixelBox, inside, intersect, overlaps, to_pixels
 from figgen.render.frame import frame_inset
-from figgen.schema.record import Element, Occluder
+from figgen.schema.elements import Element, Occluder
 
 SAMPLED_AREA = 40_000
 """Boxes larger than this many pixels (lines' and contour bands' extents) are read on a grid

@@ -11,7 +11,7 @@ from typing import Any
 
 from datasets import Features, Image, List, Value
 
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 ELEMENT_FEATURE = {
     "id": Value("int32"),

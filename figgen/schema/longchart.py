@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
 
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 Label = int | str
 ShapeKind = Literal["vector", "scalar", "label"]

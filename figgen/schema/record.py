@@ -1,106 +1,165 @@
-"""The per-figure record: spec + image facts + measured elements + repair log, as one JSON.
+"""The per-figure record: spec + image facts + measured elements + repair log, as one type.
 
-Everything downstream (questions, evaluation, export) reads records, never live matplotlib
-objects. Field names follow ``shared/DESIGN.md``.
+The build makes a :class:`Record` from the rendered spec (:func:`make_record`) and writes it as
+JSON (:meth:`Record.to_json`); everything downstream (questions, evaluation, export) reads it
+back with :func:`read_record` or :func:`open_record`, never live matplotlib objects.
+``Record.from_dict`` reads the stored object and ``to_dict`` gives back the same object, key
+for key and in the same order, so ``Record.from_dict(d).to_json()`` is the stored JSON. Field
+names follow ``shared/DESIGN.md``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from figgen._util.plain import field_names as field_names
+from figgen._util.plain import as_plain_dict
 from figgen.errors import FiggenError
-from figgen.schema.spec import FigureSpec
-
-ElementKind = str
-"""An element kind: one of the shared layout and text kinds of :mod:`figgen.schema.elements` or
-one a registered plot kind declares (``figgen.kinds.element_tables().names``)."""
-
-BBox = tuple[float, float, float, float]
-
-
-def as_bbox(stored: Sequence[float]) -> BBox:
-    """A stored ``[x0, y0, x1, y1]`` as a box; another length is a ValueError."""
-    x0, y0, x1, y1 = stored
-    return (x0, y0, x1, y1)
-
-
-Occluder = Literal["legend", "frame", "marks"]
-_OPTIONAL = (
-    "text",
-    "value",
-    "series",
-    "item",
-    "axis",
-    "empty",
-    "visible",
-    "visible_fraction",
-    "occluded_by",
-    "background",
-    "frame",
-    "loc",
-    "handle",
-)
+from figgen.schema.elements import Element
+from figgen.schema.panel import PanelRecord
+from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec
 
 
 @dataclass
-class Element:
-    """One drawn thing, boxed in PNG pixels ``[x0, y0, x1, y1]`` with the origin top-left."""
+class Generator:
+    name: str
+    version: str
 
-    id: int
-    kind: ElementKind
-    panel: int | None
-    bbox: BBox
-    text: str | None = None
-    value: list[float] | None = None
-    series: int | None = None
-    item: int | None = None
-    axis: Literal["x", "y"] | None = None
-    visible: bool | None = None
-    """Data marks: some of the mark's colour shows in the raster under its box."""
-    visible_fraction: float | None = None
-    """Data marks: the share of the mark's own ink that survives what is drawn over it."""
-    occluded_by: list[Occluder] | None = None
-    """Data marks: what covers part of it ("legend", "frame", "marks"); empty when nothing."""
-    empty: bool | None = None
-    """An empty histogram bin: kept, with a zero-height (or zero-width) box; else absent."""
-    background: str | None = None
-    """Panels: the plot area's background colour, ``#rrggbb``."""
-    frame: dict[str, Any] | None = None
-    """Panels: the frame (spines) ``color``, ``width`` (px), drawn ``sides``, ``over_data``."""
-    loc: str | None = None
-    """Legends the renderer placed: the matplotlib location it chose."""
-    handle: float | None = None
-    """Legends: the length of its line samples in points (a dash pattern shows only on a
-    sample long enough)."""
+
+@dataclass
+class Image:
+    """The PNG beside the record: its file, pixel size and the figure size it was drawn at."""
+
+    file: str
+    width: int
+    height: int
+    dpi: int
+    width_in: float
+    height_in: float
+    panel_aspect: float
+
+
+@dataclass
+class Layout(LayoutSpec):
+    """The grid of panels."""
+
+
+@dataclass
+class Sizes(FontSizes):
+    """Font sizes in points."""
+
+
+@dataclass
+class Style(FigureStyle):
+    """Figure-wide look (style sheet, fonts, dark)."""
+
+    sizes: Sizes
+
+
+_STYLE: dict[str, Any] = {
+    "mpl_style": "default",
+    "font_family": "DejaVu Sans",
+    "mathtext_fontset": "dejavusans",
+    "dark": False,
+}
+_SIZES = {"title": 10.0, "label": 10.0, "tick": 10.0, "colorbar": 10.0, "legend": 10.0}
+_GENERATOR = {"name": "figgen", "version": "0"}
+
+
+@dataclass
+class Record:
+    """One figure's stored record: spec, image facts, measured elements and repair log.
+
+    The build writes it (:func:`make_record`, then :meth:`to_json`) and every reader reads it
+    (:func:`read_record`, :func:`open_record`), so both sides use this one type.
+    """
+
+    id: str
+    seed: int
+    index: int
+    attempt: int
+    generator: Generator
+    image: Image
+    layout: Layout
+    style: Style
+    panels: list[PanelRecord]
+    elements: list[Element]
+    repair: dict[str, Any]
 
     @classmethod
-    def from_dict(cls, element: dict[str, Any]) -> Element:
-        """Read a stored element (the inverse of :meth:`to_dict`)."""
-        out = cls(element["id"], element["kind"], element["panel"], as_bbox(element["bbox"]))
-        for key in _OPTIONAL:
-            if key in element:
-                setattr(out, key, element[key])
-        return out
+    def from_dict(cls, record: dict[str, Any]) -> Record:
+        """Read a stored record; parts a hand-made or compound record (a density benchmark
+        image) leaves out take neutral defaults, and keys outside the schema are not kept."""
+        style = {**_STYLE, **record.get("style", {})}
+        sizes = Sizes(**{**_SIZES, **style.pop("sizes", {})})
+        image = record["image"]
+        dpi = image.get("dpi", 100)
+        return cls(
+            id=record["id"],
+            seed=record.get("seed", 0),
+            index=record.get("index", 0),
+            attempt=record.get("attempt", 0),
+            generator=Generator(**record.get("generator", _GENERATOR)),
+            image=Image(
+                file=image["file"],
+                width=image["width"],
+                height=image["height"],
+                dpi=dpi,
+                width_in=image.get("width_in", image["width"] / dpi),
+                height_in=image.get("height_in", image["height"] / dpi),
+                panel_aspect=image.get("panel_aspect", 1.0),
+            ),
+            layout=Layout(**record["layout"]),
+            style=Style(sizes=sizes, **style),
+            panels=[PanelRecord.from_dict(panel) for panel in record["panels"]],
+            elements=[Element.from_dict(element) for element in record.get("elements", [])],
+            repair=record.get("repair", {}),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        return {
             "id": self.id,
-            "kind": self.kind,
-            "panel": self.panel,
-            "bbox": list(self.bbox),
+            "seed": self.seed,
+            "index": self.index,
+            "attempt": self.attempt,
+            "generator": as_plain_dict(self.generator),
+            "image": as_plain_dict(self.image),
+            "layout": as_plain_dict(self.layout),
+            "style": as_plain_dict(self.style),
+            "panels": [panel.to_dict() for panel in self.panels],
+            "elements": [element.to_dict() for element in self.elements],
+            "repair": self.repair,
         }
-        for key in _OPTIONAL:
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
-        return out
+
+    def to_json(self) -> str:
+        """The stored JSON, the one canonical way (stable key order, compact, UTF-8)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    def panel(self, index: int) -> PanelRecord:
+        """The panel with this index."""
+        for panel in self.panels:
+            if panel.index == index:
+                return panel
+        raise KeyError(f"{self.id} has no panel {index}")
+
+    @property
+    def repaired(self) -> bool:
+        """Whether overlap repair changed anything."""
+        return bool(self.repair.get("actions"))
+
+    @property
+    def resampled(self) -> bool:
+        """Whether the figure was drawn again from fresh numbers (repair was stuck)."""
+        return bool(self.repair.get("resampled"))
+
+
+def as_record(record: Record | dict[str, Any]) -> Record:
+    """A typed record, reading a stored dict (for the public functions that accept either)."""
+    return record if isinstance(record, Record) else Record.from_dict(record)
 
 
 def figure_id(index: int) -> str:
@@ -116,77 +175,91 @@ def make_record(
     repair: dict[str, Any],
     generator_version: str,
     image_file: str,
-) -> dict[str, Any]:
-    """Assemble the record dict (ready for ``json.dumps``) for one rendered figure."""
-    spec_dict = spec.to_dict()
-    return {
-        "id": spec.id,
-        "seed": spec.seed,
-        "index": spec.index,
-        "attempt": spec.attempt,
-        "generator": {"name": "figgen", "version": generator_version},
-        "image": {
-            "file": image_file,
-            "width": width,
-            "height": height,
-            "dpi": spec.dpi,
-            "width_in": spec.width_in,
-            "height_in": spec.height_in,
-            "panel_aspect": spec.panel_aspect,
-        },
-        "layout": spec_dict["layout"],
-        "style": spec_dict["style"],
-        "panels": spec_dict["panels"],
-        "elements": [element.to_dict() for element in elements],
-        "repair": repair,
-    }
+) -> Record:
+    """The record of one rendered figure: ``spec`` (copied, so the record shares nothing with
+    it), the PNG's size and file, the measured ``elements`` and the ``repair`` log."""
+    style = as_plain_dict(spec.style)
+    sizes = Sizes(**style.pop("sizes"))
+    return Record(
+        id=spec.id,
+        seed=spec.seed,
+        index=spec.index,
+        attempt=spec.attempt,
+        generator=Generator("figgen", generator_version),
+        image=Image(
+            file=image_file,
+            width=width,
+            height=height,
+            dpi=spec.dpi,
+            width_in=spec.width_in,
+            height_in=spec.height_in,
+            panel_aspect=spec.panel_aspect,
+        ),
+        layout=Layout(**as_plain_dict(spec.layout)),
+        style=Style(sizes=sizes, **style),
+        panels=[PanelRecord.from_dict(as_plain_dict(panel)) for panel in spec.panels],
+        elements=list(elements),
+        repair=repair,
+    )
 
 
-def spec_from_record(record: dict[str, Any]) -> FigureSpec:
-    """Rebuild the exact spec a record was rendered from."""
+def spec_from_record(record: Record) -> FigureSpec:
+    """Rebuild the exact spec a record was rendered from (sharing nothing with the record)."""
+    image = record.image
     return FigureSpec.from_dict(
         {
-            "id": record["id"],
-            "seed": record["seed"],
-            "index": record["index"],
-            "attempt": record.get("attempt", 0),
-            "width_in": record["image"]["width_in"],
-            "height_in": record["image"]["height_in"],
-            "dpi": record["image"]["dpi"],
-            "panel_aspect": record["image"]["panel_aspect"],
-            "layout": record["layout"],
-            "style": record["style"],
-            "panels": record["panels"],
+            "id": record.id,
+            "seed": record.seed,
+            "index": record.index,
+            "attempt": record.attempt,
+            "width_in": image.width_in,
+            "height_in": image.height_in,
+            "dpi": image.dpi,
+            "panel_aspect": image.panel_aspect,
+            "layout": as_plain_dict(record.layout),
+            "style": as_plain_dict(record.style),
+            "panels": [panel.to_dict() for panel in record.panels],
         }
     )
 
 
-def dumps_record(record: dict[str, Any]) -> str:
-    """Serialize a record the one canonical way (stable key order, compact, UTF-8)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-
-
 REGENERATE = "delete it and run the same `figgen build` again to regenerate it"
 
+_REQUIRED = (("id", str), ("layout", dict), ("panels", list), ("image", dict))
 
-def parse_record(data: str | bytes, source: str) -> dict[str, Any]:
+
+def read_record(data: str | bytes, source: str) -> Record:
     """A record from its stored JSON; a damaged, foreign or too new one is a one-line error.
 
     ``source`` names the file in the message.
     """
     try:
-        record = json.loads(data)
+        stored = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FiggenError(f"record {source} is damaged ({exc}); {REGENERATE}") from None
-    if not isinstance(record, dict):
+    if not isinstance(stored, dict):
         raise FiggenError(f"{source} is not a figure record (not an object); {REGENERATE}")
-    for key, kind in (("id", str), ("layout", dict), ("panels", list), ("image", dict)):
-        if not isinstance(record.get(key), kind):
+    for key, kind in _REQUIRED:
+        if not isinstance(stored.get(key), kind):
             raise FiggenError(f"{source} is not a figure record (bad {key!r}); {REGENERATE}")
-    generator = record.get("generator")
+    generator = stored.get("generator")
     written_by = generator.get("version") if isinstance(generator, dict) else None
     check_version(written_by, f"record {source}")
-    return record
+    try:
+        return Record.from_dict(stored)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # a part of the right type but the wrong shape (an image without its file)
+        missing = f"no {exc}" if isinstance(exc, KeyError) else " ".join(str(exc).split())
+        raise FiggenError(f"{source} is not a figure record ({missing}); {REGENERATE}") from None
+
+
+def open_record(path: str | Path) -> Record:
+    """Read one record file (see :func:`read_record`)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise FiggenError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    return read_record(data, str(path))
 
 
 def check_version(written_by: object, what: str) -> None:
@@ -204,12 +277,3 @@ def check_version(written_by: object, what: str) -> None:
             f"{what} was written by figgen {written_by}, newer than this figgen {__version__}; "
             "upgrade with `pip install -U figgen`"
         )
-
-
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read one record file (see :func:`parse_record`)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FiggenError(f"cannot read record {path}: {exc.strerror or exc}") from None
-    return parse_record(data, str(path))

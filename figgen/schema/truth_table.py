@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from figgen.schema.records import PanelRecord
+    from figgen.schema.panel import PanelRecord
 
 XKind = Literal["numeric", "categorical"]
 

@@ -37,7 +37,7 @@ def show_boxes(
         raise FiggenError(
             f"unknown element kind {unknown[0]!r} for --kind; kinds: {', '.join(colours)}"
         )
-    from figgen.schema.records import open_record
+    from figgen.schema.record import open_record
 
     record = open_record(record_path)
     image = Image.open(Path(dataset) / record.image.file).convert("RGB")

@@ -16,7 +16,7 @@ from figgen._util.version import __version__
 from figgen.config.sections.balance import KeepTable
 from figgen.errors import FiggenError
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record, read_record
+from figgen.schema.record import Record, read_record
 from figgen.store.lock import folder_lock
 from figgen.store.storage import atomic_text, atomic_write_text, remove_stale_temporaries
 from figgen.vqa.describe.describe import describe_record

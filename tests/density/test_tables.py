@@ -12,7 +12,7 @@ from figgen.density.tables import load_sources, read_csv_table
 from figgen.errors import FiggenError
 from figgen.kinds.bar import bar_panel_table
 from figgen.kinds.line import line_table
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 
 from .helpers import chart_folder
 

@@ -26,7 +26,7 @@ from figgen.errors import ConfigError, FiggenError
 from figgen.eval.run.dataset import load_dataset
 from figgen.eval.scoring.parse import ParsedAnswer, parse_reply
 from figgen.schema.qa_item import QAItem
-from figgen.schema.record import parse_record
+from figgen.schema.record import Record, read_record
 from tests.eval.fixtures import items
 
 QUICK, SLOW = 300, 10_000
@@ -225,11 +225,11 @@ def damaged(draw: st.DrawFn, original: bytes) -> bytes:
 
 def _record_property(data: bytes) -> None:
     try:
-        record = parse_record(data, "figures/fig-000000.json")
+        record = read_record(data, "figures/fig-000000.json")
     except FiggenError as exc:
         _one_line(exc)
     else:
-        assert isinstance(record, dict) and isinstance(record["panels"], list)
+        assert isinstance(record, Record) and isinstance(record.panels, list)
 
 
 @quick

@@ -9,27 +9,27 @@ import numpy as np
 from PIL import Image
 
 from figgen.build.figure import GeneratedFigure
-from figgen.schema.record import Element
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.elements import Element
+from figgen.schema.panel import PanelRecord
 from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 from figgen.vqa import QAItem, questions_for_record
 
 
 def panels_of(figures: list[GeneratedFigure]) -> list[tuple[GeneratedFigure, PanelRecord]]:
     """Every panel with the figure it belongs to."""
-    return [(f, p) for f in figures for p in Record.from_dict(f.record).panels]
+    return [(f, p) for f in figures for p in f.record.panels]
 
 
 def elements_of(figure: GeneratedFigure, panel: PanelRecord) -> list[Element]:
     """The elements the record places in ``panel``."""
-    return [e for e in Record.from_dict(figure.record).elements if e.panel == panel.index]
+    return [e for e in figure.record.elements if e.panel == panel.index]
 
 
 def items_of(figures: list[GeneratedFigure], family: str) -> list[tuple[PanelRecord, QAItem]]:
     """The panel-scope items of ``family`` with the panel each asks about."""
     out = []
     for figure in figures:
-        record = Record.from_dict(figure.record)
+        record = figure.record
         out += [
             (record.panel(item.panel), item)
             for item in questions_for_record(figure.record)

@@ -10,14 +10,15 @@ import pytest
 from matplotlib import cbook
 from matplotlib.colors import to_rgb
 
-from benchmarks.audit_answerable import axis_map
+from benchmarks.audit_answerable import AxisMap, axis_map
 from figgen.build.figure import GeneratedFigure, generate_figure
 from figgen.build.sampling import sample_figure
 from figgen.config.load import FigureConfig, config_from_dict
 from figgen.eval.scoring.scoring import score_value
 from figgen.kinds.box_data import BoxData, BoxStyle, box_stats, box_table
-from figgen.schema.record import Element, spec_from_record
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.elements import Element
+from figgen.schema.panel import PanelRecord
+from figgen.schema.record import spec_from_record
 from figgen.vqa import QAItem, describe_record, questions_for_record
 from tests.kinds.figures import closest, elements_of, items_of, panels_of, pixels_of
 
@@ -125,7 +126,7 @@ def test_every_part_of_every_box_is_boxed_over_its_ink(figures: list[GeneratedFi
                 if not e.visible or not colours:
                     continue
                 nearest = min(closest(pixels, e.bbox, c) for c in colours)
-                assert nearest <= NEAR, (figure.record["id"], e)
+                assert nearest <= NEAR, (figure.record.id, e)
                 checked += 1
     assert checked > 300
 
@@ -188,10 +189,17 @@ def _value_axis(figure: GeneratedFigure, panel: PanelRecord) -> tuple[float, flo
     horizontal = panel.data_as(BoxData).orientation == "horizontal"
     at = 0 if horizontal else 1
     (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
-    ticks = axis_map(figure.record, figure.record["panels"][panel.index], "xy"[at])
-    assert ticks is not None
+    ticks = _tick_axis(figure, panel, "xy"[at])
     ends = ticks.value([plot.bbox[at], plot.bbox[at + 2]])
     return abs(float(ends[1] - ends[0])), plot.bbox[at + 2] - plot.bbox[at], at, horizontal
+
+
+def _tick_axis(figure: GeneratedFigure, panel: PanelRecord, axis: str) -> AxisMap:
+    """The audit's map of ``axis``, made from the stored JSON alone."""
+    stored = figure.record.to_dict()
+    ticks = axis_map(stored, stored["panels"][panel.index], axis)
+    assert ticks is not None
+    return ticks
 
 
 def _drawn_values(panel: PanelRecord) -> float:
@@ -205,7 +213,7 @@ def _drawn_values(panel: PanelRecord) -> float:
 
 def test_iqr_answers_read_back_from_the_box_as_drawn(figures: list[GeneratedFigure]) -> None:
     """The box's length in pixels, through the tick labels' axis, scores as correct."""
-    by_id = {f.record["id"]: f for f in figures}
+    by_id = {f.record.id: f for f in figures}
     asked = 0
     for panel, item in items_of(figures, "box_iqr"):
         figure = by_id[item.figure_id]
@@ -214,10 +222,9 @@ def test_iqr_answers_read_back_from_the_box_as_drawn(figures: list[GeneratedFigu
         (box,) = [e for e in elements_of(figure, panel) if e.id in item.evidence]
         # the record's box: the quartiles padded by half an edge line, rounded out to whole
         # pixels (half a pixel each side on average)
-        pad = max(panel.style_as(BoxStyle).linewidth * figure.record["image"]["dpi"] / 72 / 2, 0.5)
+        pad = max(panel.style_as(BoxStyle).linewidth * figure.record.image.dpi / 72 / 2, 0.5)
         drawn = box.bbox[at + 2] - box.bbox[at] - 2 * pad - 1.0
-        ticks = axis_map(figure.record, figure.record["panels"][panel.index], "xy"[at])
-        assert ticks is not None
+        ticks = _tick_axis(figure, panel, "xy"[at])
         reading = drawn / abs(ticks.slope)
         assert score_value(item.metric, reading, item.answer, item.axis_span).correct, (
             item.qid,
@@ -236,7 +243,7 @@ def test_iqr_is_asked_only_where_the_box_length_reads(figures: list[GeneratedFig
     readable = unreadable = 0
     for figure, panel in panels_of(figures):
         span, pixels, _, _ = _value_axis(figure, panel)
-        line = panel.style_as(BoxStyle).linewidth * figure.record["image"]["dpi"] / 72
+        line = panel.style_as(BoxStyle).linewidth * figure.record.image.dpi / 72
         boxes = panel.data_as(BoxData)
         for group, stats in zip(boxes.groups, boxes.stats, strict=True):
             if (panel.index, group) not in medians:
@@ -273,7 +280,7 @@ def test_outliers_are_counted_only_when_apart() -> None:
             for item in questions_for_record(figure.record)
             if item.family == "n_outliers"
         }
-        for panel in Record.from_dict(figure.record).panels:
+        for panel in figure.record.panels:
             for g, group in enumerate(panel.data_as(BoxData).groups):
                 boxes = [
                     e.bbox
@@ -310,7 +317,7 @@ def test_spread_and_median_leaders(figures: list[GeneratedFigure]) -> None:
 def test_descriptions_and_alt_text(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         rows = describe_record(figure.record)
-        for panel in Record.from_dict(figure.record).panels:
+        for panel in figure.record.panels:
             mine = {
                 r["level"]: r for r in rows if r["scope"] == "panel" and r["panel"] == panel.index
             }

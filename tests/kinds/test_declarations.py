@@ -127,11 +127,11 @@ def test_kinds_without_axes_get_no_axis_questions_or_sentences(kind: str) -> Non
     titled = 0
     for index in range(3):
         figure = generate_figure(cfg, 0, index)
-        drawn = {e["kind"] for e in figure.record["elements"]}
+        drawn = {e.kind for e in figure.record.elements}
         assert not drawn & {"xlabel", "ylabel", "xtick_label", "ytick_label"}
-        for panel in figure.record["panels"]:
-            assert panel["xlabel"] is None and panel["ylabel"] is None
-            titled += bool(panel["title"])
+        for panel in figure.record.panels:
+            assert panel.xlabel is None and panel.ylabel is None
+            titled += bool(panel.title)
         families = {item.family for item in questions_for_record(figure.record)}
         assert not families & {"xlabel", "ylabel", "axis_scale", "tick_values"}
         texts = " ".join(row["text"] for row in describe_record(figure.record))

@@ -15,8 +15,9 @@ from figgen.build.figure import GeneratedFigure, generate_figure
 from figgen.build.sampling import sample_figure
 from figgen.config.load import FigureConfig, config_from_dict
 from figgen.kinds.heatmap import HeatmapData, HeatmapStyle
-from figgen.schema.record import Element, spec_from_record
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.elements import Element
+from figgen.schema.panel import PanelRecord
+from figgen.schema.record import spec_from_record
 from figgen.vqa import describe_record
 from tests.kinds.figures import elements_of, items_of, panels_of
 
@@ -143,7 +144,7 @@ def test_crowded_column_labels_stand_upright_without_a_repair_pass(
         xs = sorted(_elements(figure, panel, "xtick_label"), key=lambda e: e.bbox[0])
         turned = any(
             a.get("action") == "turn_labels" and a.get("panel") == panel.index
-            for a in figure.record["repair"]["actions"]
+            for a in figure.record.repair["actions"]
         )
         tall = [e.bbox[3] - e.bbox[1] > e.bbox[2] - e.bbox[0] for e in xs if len(e.text) > 2]
         assert all(tall) or not any(tall)
@@ -153,7 +154,7 @@ def test_crowded_column_labels_stand_upright_without_a_repair_pass(
         for a, b in zip(xs, xs[1:], strict=False):
             assert a.bbox[2] <= b.bbox[0], (a, b)
     assert upright
-    passes = [figure.record["repair"]["attempts"] for figure in figures]
+    passes = [figure.record.repair["attempts"] for figure in figures]
     assert passes.count(1) > len(passes) / 2, passes
 
 
@@ -218,7 +219,7 @@ def test_gradient_direction_against_a_least_squares_fit(figures: list[GeneratedF
 def test_descriptions_name_rows_columns_and_extremes(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         rows = describe_record(figure.record)
-        for panel in Record.from_dict(figure.record).panels:
+        for panel in figure.record.panels:
             texts = {r["level"]: r["text"] for r in rows if r["panel"] == panel.index}
             assert "heatmap" in texts[1] and "linear" not in texts[1]
             assert all(f'"{w}"' in texts[1] for w in _data(panel).rows)

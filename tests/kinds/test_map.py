@@ -21,8 +21,9 @@ from figgen.config.load import FigureConfig, config_from_dict
 from figgen.errors import FiggenError
 from figgen.kinds import map_regions as regions
 from figgen.kinds.choropleth import MapData
-from figgen.schema.record import Element, spec_from_record
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.elements import Element
+from figgen.schema.panel import PanelRecord
+from figgen.schema.record import spec_from_record
 from figgen.vqa import QAItem, describe_record, questions_for_record
 from tests.kinds.figures import elements_of, panels_of
 
@@ -213,7 +214,7 @@ def _items(
 ) -> list[tuple[GeneratedFigure, PanelRecord, QAItem]]:
     out = []
     for figure in figures:
-        record = Record.from_dict(figure.record)
+        record = figure.record
         out += [
             (figure, record.panel(item.panel), item)
             for item in questions_for_record(figure.record)
@@ -290,7 +291,7 @@ def test_map_gradient_against_a_least_squares_fit(figures: list[GeneratedFigure]
 def test_descriptions_and_alt_text(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         rows = describe_record(figure.record)
-        for panel in Record.from_dict(figure.record).panels:
+        for panel in figure.record.panels:
             texts = {r["level"]: r for r in rows if r["panel"] == panel.index}
             assert "map of" in texts[1]["text"] and "axis" not in texts[1]["text"]
             assert texts[1]["alt_text"].startswith("Map")

@@ -60,24 +60,24 @@ def test_wedge_labels_stay_off_the_pie_and_under_the_title() -> None:
     checked = collisions = 0
     for i in range(8):
         figure = generate_figure(cfg, 11, i)
-        elements = figure.record["elements"]
-        for panel in {e["panel"] for e in elements if e["kind"] == "wedge"}:
-            mine = [e for e in elements if e["panel"] == panel]
-            boxes = np.array([e["bbox"] for e in mine if e["kind"] == "wedge"])
+        elements = figure.record.elements
+        for panel in {e.panel for e in elements if e.kind == "wedge"}:
+            mine = [e for e in elements if e.panel == panel]
+            boxes = np.array([e.bbox for e in mine if e.kind == "wedge"])
             left, top = boxes[:, :2].min(axis=0)
             right, bottom = boxes[:, 2:].max(axis=0)
             centre = np.array([(left + right) / 2, (top + bottom) / 2])
             radius = (right - left) / 2
-            titles = [e["bbox"] for e in mine if e["kind"] == "title"]
-            labels = [e for e in mine if e["kind"] == "wedge_label"]
-            boxes_of = [e["bbox"] for e in labels]
+            titles = [e.bbox for e in mine if e.kind == "title"]
+            labels = [e for e in mine if e.kind == "wedge_label"]
+            boxes_of = [e.bbox for e in labels]
             for j, a in enumerate(boxes_of):
                 collisions += sum(_overlap(a, b) for b in boxes_of[j + 1 :])
             for label in labels:
-                x0, y0, x1, y1 = label["bbox"]
+                x0, y0, x1, y1 = label.bbox
                 nearest = np.clip(centre, [x0, y0], [x1, y1])  # the box's point nearest the centre
-                assert np.hypot(*(nearest - centre)) >= radius - 1.0, (figure.record["id"], label)
-                assert not any(_overlap(label["bbox"], t) for t in titles), label["text"]
+                assert np.hypot(*(nearest - centre)) >= radius - 1.0, (figure.record.id, label)
+                assert not any(_overlap(label.bbox, t) for t in titles), label.text
                 checked += 1
     assert checked >= 40
     # labels shrink to 6 pt before they collide; two thin wedges side by side still can: one

@@ -61,7 +61,7 @@ def figures() -> list[GeneratedFigure]:
 def test_ink_under_every_new_kind_mark(figures: list[GeneratedFigure]) -> None:
     tally = Tally()
     for figure in figures:
-        tally.merge(ink_tally(figure.record, pixels_of(figure)))
+        tally.merge(ink_tally(figure.record.to_dict(), pixels_of(figure)))
     assert set(tally.checked) == set(MARK_KINDS), tally.checked
     assert tally.passed == tally.checked, tally.misses
 
@@ -79,7 +79,7 @@ def test_ocr_reads_the_text_boxes(figures: list[GeneratedFigure]) -> None:
     _need_tesseract()
     tally = Tally()
     for figure in figures:
-        tally.merge(ocr_tally(figure.record, pixels_of(figure), READ_KINDS))
+        tally.merge(ocr_tally(figure.record.to_dict(), pixels_of(figure), READ_KINDS))
     assert set(tally.checked) == set(READ_KINDS), tally.checked
     assert tally.rate() >= READ_RATE, (tally.lines("ocr"), tally.misses)
 
@@ -89,6 +89,6 @@ def test_ocr_reads_every_table_text() -> None:
     """Each header, row label and cell prints inside its cell, so its box's crop reads back."""
     _need_tesseract()
     figure = generate_figure(_narrowed({"table": 1.0}, [6, 6]), 1, 1)
-    tally = ocr_tally(figure.record, pixels_of(figure), TABLE_KINDS)
+    tally = ocr_tally(figure.record.to_dict(), pixels_of(figure), TABLE_KINDS)
     assert set(tally.checked) == set(TABLE_KINDS), tally.checked
     assert tally.rate() >= READ_RATE, (tally.lines("ocr"), tally.misses)

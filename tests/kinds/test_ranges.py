@@ -16,7 +16,7 @@ from figgen.build.sampling import sample_figure
 from figgen.config.load import FigureConfig, config_from_dict
 from figgen.eval.scoring.scoring import score_value
 from figgen.kinds.ranges_data import RangeData, RangeSeries, range_stats, range_table
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.panel import PanelRecord
 from figgen.vqa import QAItem, describe_record
 from tests.kinds.figures import closest, elements_of, items_of, panels_of, pixels_of
 
@@ -142,12 +142,13 @@ def test_bar_lengths_are_scored_against_the_drawn_axis(figures: list[GeneratedFi
     """A length carries the span of every bar's ends, is asked only where it is 4% of it or
     more on a y axis of 100 px or more (mapped by the tick labels; rule: readable lengths), and
     its bar, read off that axis, scores as correct."""
-    by_id = {f.record["id"]: f for f in figures}
+    by_id = {f.record.id: f for f in figures}
     asked = 0
     for panel, item in items_of(figures, "range_bar_length"):
         figure = by_id[item.figure_id]
         (plot,) = [e for e in elements_of(figure, panel) if e.kind == "panel"]
-        ticks = axis_map(figure.record, figure.record["panels"][panel.index], "y")
+        stored = figure.record.to_dict()  # the audit maps the axis from the stored JSON alone
+        ticks = axis_map(stored, stored["panels"][panel.index], "y")
         assert ticks is not None
         data = panel.data_as(RangeData)
         span = max(max(s.high) for s in data.series) - min(min(s.low) for s in data.series)
@@ -199,7 +200,7 @@ def test_widest_range_and_overlaps(figures: list[GeneratedFigure]) -> None:
 def test_descriptions_and_alt_text(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         rows = describe_record(figure.record)
-        for panel in Record.from_dict(figure.record).panels:
+        for panel in figure.record.panels:
             mine = {
                 r["level"]: r for r in rows if r["scope"] == "panel" and r["panel"] == panel.index
             }

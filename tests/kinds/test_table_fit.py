@@ -21,8 +21,7 @@ from figgen.kinds import KINDS
 from figgen.kinds.table_fit import CrowdedTable
 from figgen.render import render
 from figgen.render.repair import TEXT_BOX_KINDS
-from figgen.schema.record import Element
-from figgen.schema.records import Record
+from figgen.schema.elements import Element
 from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 LONG = [
@@ -101,7 +100,7 @@ def test_sampled_tables_keep_their_text_inside_their_cells() -> None:
     """A sampled figure of 14 tables (seed 1, figure 7 of a tables-only build), long words
     included, in panels of a few hundred pixels."""
     figure = generate_figure(config_from_dict({"kinds": {"table": 1.0}}), 1, 7)
-    record = Record.from_dict(figure.record)
+    record = figure.record
     assert len(record.panels) == 14 and not record.style.dark
     longest = max(len(e.text or "") for e in record.elements if e.kind in CELL_KINDS)
     assert longest >= 12
@@ -153,8 +152,8 @@ def test_a_sampled_table_keeps_the_top_left_block_its_cell_prints() -> None:
         row[: len(kept["columns"])] for row in data["cells"][: len(kept["rows"])]
     ]
     figure = generate_figure(config_from_dict({"kinds": {"table": 1.0}}), 1, 3)
-    record = Record.from_dict(figure.record)
-    assert len(record.panels) == 25 and not figure.record["repair"].get("resampled")
+    record = figure.record
+    assert len(record.panels) == 25 and not figure.record.resampled
     assert_text_inside_cells(figure.png, record.elements)
 
 

@@ -8,7 +8,7 @@ import pytest
 from figgen.multichart.build import build_sets
 from figgen.multichart.graph import Graph, build_graph, spec_from_dict
 from figgen.multichart.scenarios import scenario_names
-from figgen.schema.records import Record, open_record
+from figgen.schema.record import Record, open_record
 
 MINI = str(Path(__file__).parent / "data" / "mini.toml")
 SCENARIOS = [MINI, *scenario_names()]

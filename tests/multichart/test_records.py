@@ -10,7 +10,7 @@ import pytest
 from figgen.errors import FiggenError
 from figgen.multichart.records import SetRecord, dumps_set, load_sets, open_set
 from figgen.multichart.values import Vector
-from figgen.schema.records import SetEvidence
+from figgen.schema.set_evidence import SetEvidence
 from tests.multichart.independent import stored_sets
 
 

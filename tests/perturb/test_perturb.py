@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from figgen._cli.main import app
 from figgen.errors import FiggenError
 from figgen.perturb import apply_plan, parse_kinds, perturb_dataset, plan_figure
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 INKED = {
     "point",

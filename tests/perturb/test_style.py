@@ -15,7 +15,7 @@ from PIL import Image
 
 from figgen.perturb import parse_kinds, perturb_dataset
 from figgen.perturb import style as style_module
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.vqa.files import write_qa
 
 

@@ -19,6 +19,7 @@ from figgen._util.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen.build import figure as generate
 from figgen.build.sampling import sample_figure
 from figgen.config.load import FigureConfig, config_from_dict
+from figgen.schema.record import Record
 from figgen.schema.spec import FigureSpec
 from figgen.vqa import questions_for_record
 
@@ -42,7 +43,7 @@ def _config(kind: str, **style: Any) -> FigureConfig:
     )
 
 
-def _drawn(spec: FigureSpec, cfg: FigureConfig) -> tuple[dict[str, Any], np.ndarray]:
+def _drawn(spec: FigureSpec, cfg: FigureConfig) -> tuple[Record, np.ndarray]:
     """The record and pixels of ``spec`` as a build makes them (the spec edited by hand)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(generate, "sample_figure", lambda *args, **kwargs: spec)
@@ -94,11 +95,12 @@ def test_legend_samples_hold_one_and_a_half_dash_periods(style: str) -> None:
         for series, linestyle in zip(panel.data["series"], ("-.", "--", ":"), strict=False):
             series["linestyle"] = linestyle
         record, _ = _drawn(spec, cfg)
-        (legend,) = [e for e in record["elements"] if e["kind"] == "legend"]
+        (legend,) = [e for e in record.elements if e.kind == "legend"]
+        assert legend.handle is not None
         for series in panel.data["series"]:
             pattern, scaled = _pattern(style, series["linestyle"])
             period = sum(pattern) * (3.0 if scaled else 1.0)
-            assert legend["handle"] >= 1.5 * period - 1e-6
+            assert legend.handle >= 1.5 * period - 1e-6
             checked += 1
         if checked >= 6:
             break
@@ -122,13 +124,13 @@ def test_narrow_bars_whose_outline_covers_the_fill_are_flagged_visible() -> None
     record, pixels = _drawn(spec, cfg)
     fill, outline = np.asarray(to_rgb("#1f77b4")) * 255, np.asarray(to_rgb("#d62728")) * 255
     shown = 0
-    for bar in (e for e in record["elements"] if e["kind"] == "bar" and not e.get("empty")):
-        x0, y0, x1, y1 = (int(v) for v in bar["bbox"])
+    for bar in (e for e in record.elements if e.kind == "bar" and not e.empty):
+        x0, y0, x1, y1 = (int(v) for v in bar.bbox)
         region = pixels[y0:y1, x0:x1].reshape(-1, 3)
         has_fill = (np.abs(region - fill).max(axis=1) <= 8).any()
         has_outline = (np.abs(region - outline).max(axis=1) <= 8).any()
         if has_outline and not has_fill:  # the outline covers the fill: the bar shows as red
-            assert bar["visible"], bar
+            assert bar.visible, bar
             shown += 1
     assert shown >= 10
 
@@ -145,14 +147,14 @@ def test_same_colour_markers_merged_into_one_shape_are_covered_by_marks() -> Non
     panel.distribution = "random"
     panel.style.update(color="#2ca02c", marker="o", size=60.0, edgewidth=0.0, colormap=None)
     record, pixels = _drawn(spec, cfg)
-    points = {e["item"]: e for e in record["elements"] if e["kind"] == "point"}
+    points = {e.item: e for e in record.elements if e.kind == "point"}
     # from the pixels: the pair's green ink is one connected shape
-    a, b = points[0]["bbox"], points[1]["bbox"]
+    a, b = points[0].bbox, points[1].bbox
     x0, y0 = int(min(a[0], b[0])), int(min(a[1], b[1]))
     x1, y1 = int(max(a[2], b[2])) + 1, int(max(a[3], b[3])) + 1
     green = np.abs(pixels[y0:y1, x0:x1] - np.asarray(to_rgb("#2ca02c")) * 255).max(axis=2) <= 12
     _, shapes = ndimage.label(green)
     assert shapes == 1
-    assert "marks" in points[0]["occluded_by"] and "marks" in points[1]["occluded_by"]
-    assert all("marks" not in points[i]["occluded_by"] for i in range(2, 12))
+    assert "marks" in (points[0].occluded_by or []) and "marks" in (points[1].occluded_by or [])
+    assert all("marks" not in (points[i].occluded_by or []) for i in range(2, 12))
     assert not [i for i in questions_for_record(record) if i.family == "n_points"]

@@ -34,18 +34,18 @@ def test_few_hundred_figures_have_no_overlaps(n: int, panels: dict) -> None:
     repaired, resampled = 0, 0
     for index in range(n):
         record = generate_figure(cfg, 99 + len(panels), index).record
-        elements = record["elements"]
-        canvas = elements[0]["bbox"]
-        texts = [e for e in elements if e["kind"] in TEXT]
-        areas = [e for e in elements if e["kind"] == "panel"]
+        elements = record.elements
+        canvas = elements[0].bbox
+        texts = [e for e in elements if e.kind in TEXT]
+        areas = [e for e in elements if e.kind == "panel"]
         for i, a in enumerate(texts):
-            assert inside(a["bbox"], canvas), (record["id"], a)
+            assert inside(a.bbox, canvas), (record.id, a)
             for b in texts[i + 1 :]:
-                assert not overlaps(a["bbox"], b["bbox"]), (record["id"], a, b)
+                assert not overlaps(a.bbox, b.bbox), (record.id, a, b)
             for area in areas:
-                if area["panel"] != a["panel"]:
-                    assert not overlaps(a["bbox"], area["bbox"]), (record["id"], a, area)
-        repair = record["repair"]
+                if area.panel != a.panel:
+                    assert not overlaps(a.bbox, area.bbox), (record.id, a, area)
+        repair = record.repair
         repaired += bool(repair["actions"])
         resampled += bool(repair["resampled"])
         for action in repair["actions"]:

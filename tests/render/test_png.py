@@ -110,11 +110,11 @@ def test_each_encoder_builds_figures_with_identical_pixels_and_records() -> None
     reference = built["pillow"]
     for encoder, figures in built.items():
         for figure, ref in zip(figures, reference, strict=True):
-            assert figure.record == ref.record, encoder
+            assert figure.record_json == ref.record_json, encoder
             mode, pixels = _decode(figure.png)
             ref_mode, ref_pixels = _decode(ref.png)
             assert mode == ref_mode
-            assert np.array_equal(pixels, ref_pixels), (encoder, figure.record["id"])
+            assert np.array_equal(pixels, ref_pixels), (encoder, figure.record.id)
     assert len({tuple(len(f.png) for f in figures) for figures in built.values()}) == 3
 
 

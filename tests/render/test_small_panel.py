@@ -12,7 +12,7 @@ from figgen.config.load import config_from_dict
 from figgen.render import render
 from figgen.render.elements import Measured
 from figgen.render.repair import find_problems
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 from figgen.schema.spec import FigureSpec, FigureStyle, FontSizes, LayoutSpec, PanelSpec
 
 

@@ -17,8 +17,15 @@ from PIL import Image
 
 from figgen.build.figure import GeneratedFigure, generate_figure
 from figgen.config.load import FigureConfig, config_from_dict
+from figgen.kinds.bar import BarData, BarStyle
+from figgen.kinds.histogram import HistogramData, HistogramStyle
+from figgen.kinds.line_data import LineData, LineStyle
+from figgen.kinds.pie import PieData
+from figgen.kinds.scatter import ScatterData, ScatterStyle
 from figgen.render import legend_place
-from figgen.schema.record import parse_record
+from figgen.schema.elements import BBox, Element
+from figgen.schema.panel import PanelRecord
+from figgen.schema.record import read_record
 from figgen.vqa import questions_for_record
 
 STYLES = [*FigureConfig().style.styles, "dark_background"]
@@ -63,34 +70,37 @@ def _pixels(figure: GeneratedFigure) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(figure.png)).convert("RGB")).astype(int)
 
 
-def _colours(panel: dict[str, Any], element: dict[str, Any]) -> list[np.ndarray]:
+def _colours(panel: PanelRecord, element: Element) -> list[np.ndarray]:
     """The mark's own colours: its fill and, for bars with an outline, the outline's."""
     fill = _colour(panel, element)
     if fill is None:
         return []
-    edge = panel["style"].get("edgecolor") if element["kind"] == "bar" else None
+    style = panel.style
+    outlined = element.kind == "bar" and isinstance(style, BarStyle | HistogramStyle)
+    edge = style.edgecolor if outlined else None
     return [fill] + ([np.asarray(to_rgb(edge)) * 255] if edge else [])
 
 
-def _colour(panel: dict[str, Any], element: dict[str, Any]) -> np.ndarray | None:
+def _colour(panel: PanelRecord, element: Element) -> np.ndarray | None:
     """The colour the record's data says the mark was drawn in (None: not checked here)."""
-    kind, data, style = panel["kind"], panel["data"], panel["style"]
-    if kind == "line":
-        colour = data["series"][element["series"]]["color"]
-    elif kind == "histogram" and element["kind"] == "bar":
-        colour = style["color"]
-    elif kind == "bar":
-        colour = data["series"][element["series"]]["color"]
-    elif kind == "scatter" and element["kind"] == "point" and data.get("c") is None:
-        colour = style["color"]
-    elif kind == "pie" and element["kind"] == "wedge":
-        colour = data["colors"][element["item"]]
+    kind, series, item = panel.kind, element.series, element.item
+    colour: Any
+    if kind == "line" and series is not None:
+        colour = panel.data_as(LineData).series[series].color
+    elif kind == "histogram" and element.kind == "bar":
+        colour = panel.style_as(HistogramStyle).color
+    elif kind == "bar" and series is not None:
+        colour = panel.data_as(BarData).series[series].color
+    elif kind == "scatter" and element.kind == "point" and panel.data_as(ScatterData).c is None:
+        colour = panel.style_as(ScatterStyle).color
+    elif kind == "pie" and element.kind == "wedge" and item is not None:
+        colour = panel.data_as(PieData).colors[item]
     else:
         return None
     return np.asarray(to_rgb(colour)) * 255
 
 
-def _closest(pixels: np.ndarray, box: list[float], colour: np.ndarray) -> float:
+def _closest(pixels: np.ndarray, box: BBox, colour: np.ndarray) -> float:
     x0, y0, x1, y1 = (int(v) for v in box)
     region = pixels[y0:y1, x0:x1].reshape(-1, 3)
     if not len(region):
@@ -106,21 +116,21 @@ def test_visibility_flags_agree_with_the_pixels_in_every_style(
     styles = set()
     for figure in figures + unplaced:
         record, pixels = figure.record, _pixels(figure)
-        panels = {p["index"]: p for p in record["panels"]}
-        styles.add(record["style"]["mpl_style"])
-        for e in record["elements"]:
-            if "visible" not in e or e.get("empty"):
+        styles.add(record.style.mpl_style)
+        for e in record.elements:
+            if e.visible is None or e.empty:
                 continue
-            assert 0.0 <= e["visible_fraction"] <= 1.0
-            assert set(e["occluded_by"]) <= {"legend", "frame", "marks"}
-            assert e["visible"] == (e["visible_fraction"] > 0), e
-            occluders.update(e["occluded_by"])
-            colours = _colours(panels[e["panel"]], e)
+            assert e.visible_fraction is not None and 0.0 <= e.visible_fraction <= 1.0
+            assert e.occluded_by is not None and set(e.occluded_by) <= {"legend", "frame", "marks"}
+            assert e.visible == (e.visible_fraction > 0), e
+            occluders.update(e.occluded_by)
+            assert e.panel is not None
+            colours = _colours(record.panel(e.panel), e)
             if not colours:
                 continue
-            closest = min(_closest(pixels, e["bbox"], colour) for colour in colours)
-            where = f"{record['id']} ({record['style']['mpl_style']}) element {e['id']}"
-            if e["visible"]:
+            closest = min(_closest(pixels, e.bbox, colour) for colour in colours)
+            where = f"{record.id} ({record.style.mpl_style}) element {e.id}"
+            if e.visible:
                 assert closest <= NEAR, f"{where} is flagged visible but shows no ink of its colour"
                 checked["visible"] += 1
             else:
@@ -135,12 +145,12 @@ def test_visibility_flags_agree_with_the_pixels_in_every_style(
 def test_marks_hidden_by_the_legend_lie_under_it(figures: list[GeneratedFigure]) -> None:
     seen = 0
     for figure in figures:
-        elements = figure.record["elements"]
-        legends = {e["panel"]: e["bbox"] for e in elements if e["kind"] == "legend"}
+        elements = figure.record.elements
+        legends = {e.panel: e.bbox for e in elements if e.kind == "legend"}
         for e in elements:
-            if "legend" in e.get("occluded_by", []):
-                lx0, ly0, lx1, ly1 = legends[e["panel"]]
-                x0, y0, x1, y1 = e["bbox"]
+            if "legend" in (e.occluded_by or []):
+                lx0, ly0, lx1, ly1 = legends[e.panel]
+                x0, y0, x1, y1 = e.bbox
                 assert x0 < lx1 and lx0 < x1 and y0 < ly1 and ly0 < y1, e
                 seen += 1
     assert seen
@@ -149,16 +159,17 @@ def test_marks_hidden_by_the_legend_lie_under_it(figures: list[GeneratedFigure])
 def test_panels_record_background_and_frame(figures: list[GeneratedFigure]) -> None:
     for figure in figures:
         pixels = _pixels(figure)
-        for e in figure.record["elements"]:
-            if e["kind"] != "panel":
+        for e in figure.record.elements:
+            if e.kind != "panel":
                 continue
-            frame = e["frame"]
-            assert e["background"].startswith("#") and len(e["background"]) == 7
+            frame = e.frame
+            assert frame is not None and e.background is not None
+            assert e.background.startswith("#") and len(e.background) == 7
             assert frame["width"] >= 0 and set(frame["sides"]) <= {"left", "right", "top", "bottom"}
             if not frame["sides"] or frame["width"] < 2 or not frame["over_data"]:
                 continue
             # the frame's colour is drawn along the panel's left edge, halfway down
-            x0, y0, _, y1 = (int(v) for v in e["bbox"])
+            x0, y0, _, y1 = (int(v) for v in e.bbox)
             middle = (y0 + y1) // 2
             colour = np.asarray(to_rgb(frame["color"])) * 255
             strip = pixels[middle, max(x0 - 1, 0) : x0 + 2]
@@ -186,19 +197,20 @@ def _histogram_config(style: str, *, horizontal: bool = False) -> FigureConfig:
 def test_background_coloured_frames_do_not_hide_bars(style: str) -> None:
     for index in range(3):
         figure = generate_figure(_histogram_config(style), 1, index)
-        panel = next(e for e in figure.record["elements"] if e["kind"] == "panel")
-        assert panel["frame"]["over_data"] is False
-        look = figure.record["panels"][0]["style"]
-        colours = [np.asarray(to_rgb(c)) * 255 for c in (look["color"], look["edgecolor"]) if c]
+        elements = figure.record.elements
+        panel = next(e for e in elements if e.kind == "panel")
+        assert panel.frame is not None and panel.frame["over_data"] is False
+        look = figure.record.panels[0].style_as(HistogramStyle)
+        colours = [np.asarray(to_rgb(c)) * 255 for c in (look.color, look.edgecolor) if c]
         pixels = _pixels(figure)
-        bars = [e for e in figure.record["elements"] if e["kind"] == "bar" and not e.get("empty")]
+        bars = [e for e in elements if e.kind == "bar" and not e.empty]
         assert bars
         for bar in bars:
-            assert bar["visible"] and bar["occluded_by"] == [], bar
+            assert bar.visible and bar.occluded_by == [], bar
             # the bar's bottom row, inside the frame's band at the panel's edge (the frame's
             # inner half is 2 px wide or more), shows the bar: its fill or its outline
-            x0, _, x1, _ = (int(v) for v in bar["bbox"])
-            row = pixels[int(panel["bbox"][3]) - 2, x0:x1]
+            x0, _, x1, _ = (int(v) for v in bar.bbox)
+            row = pixels[int(panel.bbox[3]) - 2, x0:x1]
             assert min(float(np.abs(row - c).max(axis=1).min()) for c in colours) <= NEAR, bar
 
 
@@ -207,23 +219,23 @@ def test_empty_bins_keep_a_zero_height_element(horizontal: bool) -> None:
     seen = 0
     for index in range(4):
         figure = generate_figure(_histogram_config("default", horizontal=horizontal), 2, index)
-        counts = figure.record["panels"][0]["data"]["counts"]
-        bars = [e for e in figure.record["elements"] if e["kind"] == "bar"]
-        assert [b["item"] for b in bars] == list(range(len(counts)))
+        counts = figure.record.panels[0].data_as(HistogramData).counts
+        bars = [e for e in figure.record.elements if e.kind == "bar"]
+        assert [b.item for b in bars] == list(range(len(counts)))
         for bar, count in zip(bars, counts, strict=True):
-            x0, y0, x1, y1 = bar["bbox"]
+            x0, y0, x1, y1 = bar.bbox
             length, breadth = (x1 - x0, y1 - y0) if horizontal else (y1 - y0, x1 - x0)
             if count == 0:
-                assert bar["empty"] is True and bar["visible"] is False
-                assert length == 0 and breadth > 0 and bar["value"][1] == 0
+                assert bar.empty is True and bar.visible is False
+                assert length == 0 and breadth > 0 and bar.value is not None and bar.value[1] == 0
                 seen += 1
             else:
-                assert "empty" not in bar and length > 0
+                assert bar.empty is None and length > 0
     assert seen
 
 
 def _legend_occluded(figure: GeneratedFigure) -> int:
-    return sum("legend" in e.get("occluded_by", []) for e in figure.record["elements"])
+    return sum("legend" in (e.occluded_by or []) for e in figure.record.elements)
 
 
 def test_legends_move_off_the_data(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -235,20 +247,21 @@ def test_legends_move_off_the_data(monkeypatch: pytest.MonkeyPatch) -> None:
     moved = 0
     for figure in placed:
         record = figure.record
-        for legend in (e for e in record["elements"] if e["kind"] == "legend" and "loc" in e):
-            preferred = record["panels"][legend["panel"]]["style"]["legend_loc"]
+        for legend in (e for e in record.elements if e.kind == "legend" and e.loc is not None):
+            assert legend.panel is not None
+            preferred = record.panel(legend.panel).style_as(LineStyle).legend_loc
             hidden = [
                 e
-                for e in record["elements"]
-                if e["panel"] == legend["panel"] and "legend" in e.get("occluded_by", [])
+                for e in record.elements
+                if e.panel == legend.panel and "legend" in (e.occluded_by or [])
             ]
-            if legend["loc"] != preferred:
+            if legend.loc != preferred:
                 moved += 1
             if not hidden:  # a free spot: no marker box reaches under the legend
-                lx0, ly0, lx1, ly1 = legend["bbox"]
-                for e in record["elements"]:
-                    if e["panel"] == legend["panel"] and e["kind"] == "marker":
-                        x0, y0, x1, y1 = e["bbox"]
+                lx0, ly0, lx1, ly1 = legend.bbox
+                for e in record.elements:
+                    if e.panel == legend.panel and e.kind == "marker":
+                        x0, y0, x1, y1 = e.bbox
                         assert not (x0 < lx1 - 1 and lx0 + 1 < x1 and y0 < ly1 - 1 and ly0 + 1 < y1)
     assert moved
 
@@ -260,11 +273,11 @@ def test_records_without_visibility_fields_still_parse_and_ask_the_same(
 
     new = ("visible", "visible_fraction", "occluded_by", "empty", "background", "frame", "loc")
     record = figures[0].record
-    old = json.loads(json.dumps(record))
+    old = record.to_dict()  # the stored JSON, as a record written before these fields
     for e in old["elements"]:
         for key in new:
             e.pop(key, None)
-    parsed = parse_record(json.dumps(old), "old.json")
+    parsed = read_record(json.dumps(old), "old.json")
     assert [q.to_dict() for q in questions_for_record(parsed)] == [
         q.to_dict() for q in questions_for_record(record)
     ]

@@ -13,7 +13,7 @@ from figgen.config.load import FigureConfig
 from figgen.kinds import KINDS
 from figgen.sample.text import default_vocabulary
 from figgen.schema import params as p
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 
 DISTRIBUTIONS = ("linear", "gmm", "random")
 EXPECTED: dict[str, dict[str, type[p.PanelParams]]] = {

@@ -1,4 +1,4 @@
-"""The typed record layer reads a stored record and writes back exactly the same JSON."""
+"""The typed record: the build writes it and readers read it as one type, JSON for JSON."""
 
 from __future__ import annotations
 
@@ -10,18 +10,26 @@ from typing import Any
 import pytest
 
 from figgen.build.figure import generate_figure
+from figgen.build.sampling import sample_figure
 from figgen.config.load import FigureConfig
+from figgen.errors import FiggenError
 from figgen.kinds import KINDS
 from figgen.kinds.line import LineStyle
-from figgen.schema.record import dumps_record, load_record
-from figgen.schema.records import PANEL_DATA, PANEL_STYLE, Record
+from figgen.render import render
+from figgen.schema.elements import Element
+from figgen.schema.panel import PANEL_DATA, PANEL_STYLE
+from figgen.schema.record import Record, make_record, open_record, read_record, spec_from_record
+from figgen.schema.spec import FigureSpec
 
 
-def _same_after_round_trip(stored: dict[str, Any]) -> None:
+def _same_after_round_trip(text: str) -> None:
+    """A stored record read and written back is the same JSON, byte for byte."""
+    stored = json.loads(text)
     typed = Record.from_dict(stored)
-    assert dumps_record(typed.to_dict()) == dumps_record(stored)
+    assert typed.to_dict() == stored
+    assert typed.to_json() == text
     for panel, saved in zip(typed.panels, stored["panels"], strict=True):
-        assert dumps_record(panel.data.to_dict()) == dumps_record(saved["data"])
+        assert panel.data.to_dict() == saved["data"]
         _same_style(panel.style_as(PANEL_STYLE[panel.kind]), saved["style"])
 
 
@@ -41,19 +49,19 @@ def test_records_of_a_build_round_trip(small_build: Path) -> None:
     paths = sorted((small_build / "figures").glob("*.json"))
     assert paths
     for path in paths:
-        _same_after_round_trip(load_record(path))
+        _same_after_round_trip(path.read_text(encoding="utf-8"))
 
 
 def test_every_kind_round_trips(small_config: FigureConfig) -> None:
     """A figure of each kind (the default build draws only some kinds) survives the round trip."""
     for name in KINDS:
         cfg = small_config.model_copy(update={"kinds": {name: 1.0}})
-        record = json.loads(generate_figure(cfg, 3, 0).record_json)
-        assert {panel["kind"] for panel in record["panels"]} == {name}
-        typed = Record.from_dict(record)
+        figure = generate_figure(cfg, 3, 0)
+        assert {panel.kind for panel in figure.record.panels} == {name}
+        typed = read_record(figure.record_json, "new")
         assert {type(panel.data) for panel in typed.panels} == {PANEL_DATA[name]}
         assert {type(panel.style) for panel in typed.panels} == {PANEL_STYLE[name]}
-        _same_after_round_trip(record)
+        _same_after_round_trip(figure.record_json)
 
 
 def test_a_built_style_writes_its_fields_in_order_then_the_ticks_set() -> None:
@@ -77,8 +85,8 @@ def test_a_read_style_keeps_the_stored_keys_and_their_order() -> None:
 
 
 def test_typed_fields_read_what_is_stored(small_build: Path) -> None:
-    stored = load_record(next((small_build / "figures").glob("*.json")))
-    typed = Record.from_dict(stored)
+    path = next((small_build / "figures").glob("*.json"))
+    stored, typed = json.loads(path.read_bytes()), open_record(path)
     assert typed.image.width == stored["image"]["width"]
     assert typed.layout.rows == stored["layout"]["rows"]
     assert [p.kind for p in typed.panels] == [p["kind"] for p in stored["panels"]]
@@ -86,9 +94,7 @@ def test_typed_fields_read_what_is_stored(small_build: Path) -> None:
 
 
 def test_a_foreign_kind_is_a_one_line_error(small_build: Path) -> None:
-    from figgen.errors import FiggenError
-
-    stored = load_record(next((small_build / "figures").glob("*.json")))
+    stored = json.loads(next((small_build / "figures").glob("*.json")).read_bytes())
     stored["panels"][0]["kind"] = "sunburst"
     typed = Record.from_dict(stored)  # evaluation reads a record without its data
     with pytest.raises(FiggenError, match="unknown plot kind 'sunburst'; known: line"):
@@ -105,4 +111,82 @@ def test_records_of_a_reference_build_round_trip() -> None:
     paths = sorted((Path(build) / "figures").glob("*.json"))
     assert paths
     for path in paths:
-        _same_after_round_trip(load_record(path))
+        _same_after_round_trip(path.read_text(encoding="utf-8"))
+
+
+def _stored_form(spec: FigureSpec, elements: list[Element], repair: dict[str, Any]) -> str:
+    """The record JSON as ``shared/DESIGN.md`` lays it out, written here from the spec alone:
+    the spec's own JSON with its image facts gathered under ``image``, then the elements and
+    the repair log."""
+    values = spec.to_dict()
+    image = {
+        "file": "figures/x.png",
+        "width": 640,
+        "height": 480,
+        **{key: values[key] for key in ("dpi", "width_in", "height_in", "panel_aspect")},
+    }
+    stored = {
+        **{key: values[key] for key in ("id", "seed", "index", "attempt")},
+        "generator": {"name": "figgen", "version": "9.9"},
+        "image": image,
+        **{key: values[key] for key in ("layout", "style", "panels")},
+        "elements": [element.to_dict() for element in elements],
+        "repair": repair,
+    }
+    return json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_a_made_record_is_the_stored_json_and_shares_nothing_with_its_spec(
+    small_config: FigureConfig,
+) -> None:
+    """``make_record`` builds the typed record straight from the spec: its JSON is the one the
+    record file holds, it reads back to the same JSON, and editing the spec leaves it alone."""
+    for index in range(3):
+        rendered = render(sample_figure(small_config, 4, index), small_config)
+        repair = rendered.repair
+        record = make_record(
+            rendered.spec,
+            elements=rendered.elements,
+            width=640,
+            height=480,
+            repair=repair,
+            generator_version="9.9",
+            image_file="figures/x.png",
+        )
+        text = _stored_form(rendered.spec, rendered.elements, repair)
+        assert record.to_json() == text
+        _same_after_round_trip(text)
+        assert spec_from_record(record).to_dict() == rendered.spec.to_dict()
+        rendered.spec.panels[0].data.clear()
+        rendered.spec.panels[0].style["edited"] = True
+        assert record.to_json() == text
+
+
+def test_the_figure_keeps_the_record_it_serialises(small_config: FigureConfig) -> None:
+    figure = generate_figure(small_config, 2, 1)
+    assert isinstance(figure.record, Record)
+    assert figure.record_json == figure.record.to_json()
+    assert read_record(figure.record_json, "new").to_dict() == figure.record.to_dict()
+
+
+def test_a_record_of_the_wrong_shape_is_a_one_line_error(small_build: Path) -> None:
+    """Parts of the right JSON type but the wrong shape are refused like a damaged file, in
+    one line, not with a KeyError from deep inside the reader."""
+    stored = json.loads(next((small_build / "figures").glob("*.json")).read_bytes())
+    wrong = [
+        {**stored, "image": {}},
+        {**stored, "layout": {"rows": 1}},
+        {**stored, "panels": [5]},
+        {**stored, "elements": "abc"},
+        {**stored, "style": []},
+    ]
+    for record in wrong:
+        with pytest.raises(FiggenError, match=r"^bad\.json is not a figure record \(") as caught:
+            read_record(json.dumps(record), "bad.json")
+        assert "\n" not in str(caught.value) and "regenerate it" in str(caught.value)
+    with pytest.raises(FiggenError, match=r"bad\.json is not a figure record \(bad 'image'\)"):
+        read_record(json.dumps({**stored, "image": 5}), "bad.json")
+    with pytest.raises(FiggenError, match=r"record bad\.json is damaged"):
+        read_record(b"{", "bad.json")
+    with pytest.raises(FiggenError, match="cannot read record"):
+        open_record(small_build / "figures" / "missing.json")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from figgen.errors import FiggenError
 from figgen.export.schema import FIGURE_FEATURES, QA_FEATURES, figure_row, item_from_qa_row, qa_row
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.schema.splits import SPLITS, SplitFractions, assign_splits, split_of
 from tests.export.fixtures import hand_items, hand_record
 

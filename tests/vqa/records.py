@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 import figgen.kinds  # noqa: F401  (registers the kinds' data classes)
+from figgen.schema.panel import PANEL_DATA, PanelRecord
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import PANEL_DATA, PanelRecord
+from figgen.schema.record import Record
 
 
 def line_panel(
@@ -259,7 +260,7 @@ def mixed_record(seed: int = 0, index: int = 0) -> dict[str, Any]:
     return make_record(panels, 2, 3, index=index)
 
 
-def composed_records(config: Any, seed: int, n: int) -> list[dict[str, Any]]:
+def composed_records(config: Any, seed: int, n: int) -> list[Record]:
     """Records of figures 0..n-1 of a build, from their specs alone (no rendering, no boxes)."""
     from figgen.build.sampling import sample_figure
     from figgen.schema.record import make_record

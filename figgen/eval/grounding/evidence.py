@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from figgen.eval.grounding.geometry import Box, Point, centre, enclosing
+from figgen.schema.elements import Element
 from figgen.schema.qa_item import QAItem
-from figgen.schema.record import Element
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 if TYPE_CHECKING:
     from figgen.kinds import ElementTables

@@ -29,7 +29,7 @@ from figgen.eval.grounding.grounding import (
     sent_size,
 )
 from figgen.eval.scoring.parse import json_candidates
-from figgen.schema.records import SetEvidence
+from figgen.schema.set_evidence import SetEvidence
 
 FILE = "set_evidence.json"
 WORST_CHAMFER = 2.0

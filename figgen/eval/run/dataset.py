@@ -11,7 +11,7 @@ from figgen.errors import FiggenError
 from figgen.eval.grounding.set_grounding import SetTarget, load_set_targets
 from figgen.eval.scoring.scoring import METRICS
 from figgen.schema.qa_item import QAItem, read_items
-from figgen.schema.records import Record, open_record
+from figgen.schema.record import Record, open_record
 
 
 @dataclass

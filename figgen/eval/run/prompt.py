@@ -12,7 +12,7 @@ from figgen.eval.providers.exchange import Prompt
 from figgen.eval.providers.image import FigureImage
 from figgen.schema.answer_types import AnswerType, answer_spec
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 
 def answer_shape(answer_type: AnswerType) -> str:

@@ -35,7 +35,7 @@ from figgen.eval.run.retry import CallTimeout, ask_with_retries
 from figgen.eval.run.run_options import QUESTIONS, AskTask, RetryPolicy, RunOptions
 from figgen.schema.answers import AnswerRow, AnswerWriter, answered_qids, read_answers
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 
 logger = logging.getLogger(__name__)
 

@@ -60,8 +60,8 @@ import numpy as np
 
 from figgen._util.colour_distance import MIN_SERIES_DELTA_E, colour_difference
 from figgen._util.discs import disc_overlaps
-from figgen.schema.record import Element
-from figgen.schema.records import PanelRecord
+from figgen.schema.elements import Element
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.reading.drawn import cloud, has_points, line_look, lines
 from figgen.vqa.api.reading.line_names import series_names

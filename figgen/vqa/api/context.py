@@ -10,10 +10,11 @@ from typing import Any
 
 from figgen.config.sections.balance import KeepTable
 from figgen.schema.answer_types import answer_instruction
+from figgen.schema.elements import Element
 from figgen.schema.metrics import tolerance
+from figgen.schema.panel import PanelRecord
 from figgen.schema.qa_item import QAItem
-from figgen.schema.record import Element
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.record import Record
 from figgen.vqa.api.balance import keep_item, stratum
 from figgen.vqa.api.families import Family
 from figgen.vqa.api.location import panel_location

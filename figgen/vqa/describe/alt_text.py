@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from figgen.kinds import KINDS, noun
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.words.spoken import spoken
 from figgen.words.wording import cap, count, join
 

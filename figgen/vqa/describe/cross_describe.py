@@ -11,7 +11,7 @@ Shared axes: panels whose drawn tick labels along an axis are identical (two or 
 from __future__ import annotations
 
 from figgen.kinds import KINDS
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.reading.hedges import drawn_trend
 from figgen.vqa.api.reading.readout import spoken_number

@@ -17,7 +17,8 @@ from collections import Counter
 from typing import Any
 
 from figgen.kinds import KINDS, noun
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.panel import PanelRecord
+from figgen.schema.record import Record, as_record
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.reading.drawn import colour_bar
 from figgen.vqa.api.reading.hedges import distinct
@@ -62,7 +63,7 @@ def _paragraph(sentences: list[str]) -> str:
 
 def describe_record(record: Record | dict[str, Any]) -> list[dict[str, Any]]:
     """Rows ``{figure_id, scope, panel, location, level, alt_text, text}``: figure, then panels."""
-    ctx = figure_context(record)
+    ctx = figure_context(as_record(record))
     panels = ctx.panels
     rows: list[dict[str, Any]] = []
     figure_alt = figure_alt_text(panels, ctx.rows, ctx.cols)

@@ -20,7 +20,7 @@ import numpy as np
 
 from figgen.kinds import KINDS
 from figgen.kinds.contour import MAX_NAMED_PEAKS, PATCHY
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.reading import contour_trends, features, hedges
 from figgen.vqa.api.reading.readout import spoken_number

@@ -7,7 +7,7 @@ from typing import Any
 from figgen.config.sections.balance import KeepTable
 from figgen.kinds import KINDS
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record, as_record
 from figgen.vqa.questions.cross_questions import cross_questions
 from figgen.vqa.questions.figure_questions import figure_questions
 from figgen.vqa.questions.offered import figure_context
@@ -27,9 +27,9 @@ def questions_for_record(
     gives the same items, qids and choice orders. ``kinds`` are the plot kinds the build could
     draw (default: the default mix); they are the choices of the plot-type questions. ``keep``
     is the build config's balance table (default: :data:`figgen.vqa.api.balance.KEEP`). A stored
-    dict is read into a :class:`~figgen.schema.records.Record` first.
+    dict is read into a :class:`~figgen.schema.record.Record` first.
     """
-    ctx = figure_context(record, kinds, keep)
+    ctx = figure_context(as_record(record), kinds, keep)
     figure_questions(ctx)
     for panel in ctx.panels:
         panel_questions(ctx, panel)

@@ -15,7 +15,7 @@ is at least ``R2_GAP`` lower.
 from __future__ import annotations
 
 from figgen.kinds import KINDS, PlotKind, noun
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api import answerable
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.families import COUNT_KIND, LARGEST_MEAN, SAME_TREND, STRONGEST_LINEAR

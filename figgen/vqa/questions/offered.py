@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from figgen.config.sections.balance import BalanceConfig, KeepTable
 from figgen.errors import ConfigError
 from figgen.kinds import KINDS, default_mix
-from figgen.schema.records import Record, as_record
+from figgen.schema.record import Record
 from figgen.vqa.api.context import FigureContext
 
 
@@ -37,7 +37,7 @@ def balance_table(config: dict[str, Any]) -> KeepTable | None:
 
 
 def figure_context(
-    record: Record | dict[str, Any],
+    record: Record,
     kinds: tuple[str, ...] | None = None,
     keep: KeepTable | None = None,
 ) -> FigureContext:
@@ -45,7 +45,6 @@ def figure_context(
     by ``keep`` (default: the default table); a record from a build with other weights offers
     the kinds it draws too, in registry order."""
     offered = offered_kinds() if kinds is None else kinds
-    record = as_record(record)
     drawn = {p.kind for p in record.panels}
     if not drawn <= set(offered):
         offered = tuple(k for k in KINDS if k in offered or k in drawn)

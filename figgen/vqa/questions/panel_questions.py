@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from figgen.kinds import KINDS
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.families import (
     AXIS_SCALE,

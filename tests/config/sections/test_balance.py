@@ -12,7 +12,7 @@ import pytest
 from figgen.config.load import config_from_dict, load_config, preset_names
 from figgen.config.sections.balance import KEEP, SHARE_BOUNDS, BalanceConfig
 from figgen.errors import ConfigError
-from figgen.schema.records import as_record
+from figgen.schema.record import as_record
 from figgen.vqa import questions_for_record, write_qa
 from figgen.vqa.api.balance import keep_item
 from figgen.vqa.questions.offered import balance_table

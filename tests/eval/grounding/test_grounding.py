@@ -18,7 +18,7 @@ from figgen.eval.report.grounding import location_scores
 from figgen.eval.run.dataset import load_dataset
 from figgen.schema.answers import read_answers
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from tests.eval.fake_server import FakeServer, Request, Response, chat_reply, error, request_parts
 
 

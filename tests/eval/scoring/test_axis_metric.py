@@ -16,7 +16,7 @@ from figgen.eval.scoring.parse import parse_reply
 from figgen.eval.scoring.scoring import AXIS_TOLERANCE, METRICS, score_answer, score_value
 from figgen.schema.metrics import METRIC_DECLS
 from figgen.schema.qa_item import QAItem
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.families import FAMILIES
 from tests.eval.fixtures import _record, items, make_dataset, score_panel_counts

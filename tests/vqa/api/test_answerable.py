@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.audit_answerable import drawn_peaks as traced_peaks
-from figgen.schema.records import Record
+from figgen.schema.record import Record
 from figgen.vqa import QAItem, questions_for_record
 from figgen.vqa.api.answerable import VERTEX_GAP_SHARE
 from figgen.vqa.api.context import NEAR_ZERO_SHARE, FigureContext

@@ -11,7 +11,8 @@ import pytest
 
 from benchmarks.audit_answerable import covered_share
 from figgen._util.discs import disc_overlaps
-from figgen.schema.records import PanelRecord, Record
+from figgen.schema.panel import PanelRecord
+from figgen.schema.record import Record
 from figgen.vqa import questions_for_record
 from figgen.vqa.api.answerable import (
     MAX_MARKER_OVERLAP,

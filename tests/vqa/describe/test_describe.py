@@ -82,7 +82,7 @@ def test_values_are_rounded_one_digit_finer_than_the_ticks(
 
 
 def test_tick_spacing_comes_from_the_drawn_tick_labels() -> None:
-    from figgen.schema.records import Record
+    from figgen.schema.record import Record
     from figgen.vqa.api.context import FigureContext
     from tests.vqa.records import make_record
 

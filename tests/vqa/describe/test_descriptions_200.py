@@ -35,7 +35,8 @@ def sentences(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def composed() -> list[dict[str, Any]]:
-    return composed_records(load_config("small"), SEED, N_FIGURES)
+    """Records as stored (the checks below read a build's files the same way)."""
+    return [r.to_dict() for r in composed_records(load_config("small"), SEED, N_FIGURES)]
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from figgen.config.load import FigureConfig
+from figgen.schema.record import Record
 from figgen.vqa import describe_record
 from figgen.vqa.describe.alt_text import MAX_ALT
 from figgen.vqa.describe.figure_summary import WORD_BUDGET
@@ -20,7 +21,7 @@ CLAUSE = re.compile(r"(?<=[.;])\s+")
 
 
 @pytest.fixture(scope="module")
-def described() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def described() -> list[tuple[Record, list[dict[str, Any]]]]:
     records = composed_records(FigureConfig(), 23, 30)  # the default mix: up to 25 panels
     return [(record, describe_record(record)) for record in records]
 
@@ -31,7 +32,7 @@ def test_figure_levels_2_and_3_keep_the_word_budget(described: list) -> None:
         for row in rows:
             if row["scope"] == "figure" and row["level"] in (2, 3):
                 assert len(row["text"].split()) <= WORD_BUDGET, row["text"]
-        many += len(record["panels"]) >= 9
+        many += len(record.panels) >= 9
     assert many >= 5  # the budget was tested where panel-by-panel text would break it
 
 
@@ -40,7 +41,7 @@ def test_figure_level1_keeps_the_word_budget_with_whole_titles(described: list) 
     for record, rows in described:
         text = next(r["text"] for r in rows if r["scope"] == "figure" and r["level"] == 1)
         assert len(text.split()) <= WORD_BUDGET, text
-        titles = [spoken(p["title"]) for p in record["panels"] if p.get("title")]
+        titles = [spoken(p.title) for p in record.panels if p.title]
         said = [t for t in titles if f'"{t}"' in text]
         assert said == titles[: len(said)]  # whole titles, in panel order
         left = len(titles) - len(said)
@@ -64,7 +65,7 @@ def test_multi_panel_figures_say_what_the_panels_share(described: list) -> None:
         row["text"]
         for record, rows in described
         for row in rows
-        if row["scope"] == "figure" and row["level"] == 3 and len(record["panels"]) > 3
+        if row["scope"] == "figure" and row["level"] == 3 and len(record.panels) > 3
     ]
     assert summaries
     shared = re.compile(r"^(All|Both|\w+ of the \d+ panels|The .+? panels?) ")
@@ -74,10 +75,7 @@ def test_multi_panel_figures_say_what_the_panels_share(described: list) -> None:
 def test_alt_texts_are_whole(described: list) -> None:
     for record, rows in described:
         names = {
-            spoken(p[key])
-            for p in record["panels"]
-            for key in ("title", "xlabel", "ylabel")
-            if p.get(key)
+            spoken(text) for p in record.panels for text in (p.title, p.xlabel, p.ylabel) if text
         }
         for alt in {row["alt_text"] for row in rows}:
             assert 0 < len(alt) <= MAX_ALT and "..." not in alt, alt

@@ -15,11 +15,11 @@ import subprocess
 import wave
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from figgen.config.load import load_config
+from figgen.schema.record import Record
 from figgen.vqa import describe_record
 from figgen.words.spoken import spoken
 from tests.vqa.records import composed_records
@@ -70,7 +70,7 @@ def pace(tmp_path_factory: pytest.TempPathFactory) -> float:
     return seconds(PROSE, tmp_path_factory.mktemp("prose") / "prose.wav") / letters(PROSE)
 
 
-def _records(n: int) -> list[dict[str, Any]]:
+def _records(n: int) -> list[Record]:
     return composed_records(load_config("small"), 23, n)
 
 
@@ -92,7 +92,7 @@ def test_descriptions_sound_like_speech(pace: float, tmp_path: Path) -> None:
         prose = " ".join(dict.fromkeys(row["text"] for row in rows))
         alts = " ".join(dict.fromkeys(row["alt_text"] for row in rows))
         for name, text in (("text", prose), ("alt", alts)):
-            per_word = seconds(text, tmp_path / f"{record['id']}-{name}.wav") / letters(text)
+            per_word = seconds(text, tmp_path / f"{record.id}-{name}.wav") / letters(text)
             if per_word > SLACK * pace:
                 slow.append((round(per_word / pace, 2), text))
     assert not slow, slow

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from figgen.build.figure import generate_figure
 from figgen.config.load import config_from_dict
 from figgen.kinds import KINDS
+from figgen.schema.record import Record
 from figgen.vqa import questions_for_record
 from figgen.vqa.api.families import FAMILIES, declare
 from figgen.vqa.questions.family_table import family_table, is_count
@@ -21,24 +20,24 @@ EVERY_KIND = {
 
 
 @pytest.fixture(scope="module")
-def records() -> list[dict[str, Any]]:
+def records() -> list[Record]:
     """Figures of seed 5 until every kind is drawn (no seed is tied to the samplers' draws)."""
     cfg = config_from_dict(EVERY_KIND)
-    out: list[dict[str, Any]] = []
+    out: list[Record] = []
     drawn: set[str] = set()
     for i in range(40):
         out.append(generate_figure(cfg, 5, i).record)
-        drawn |= {p["kind"] for p in out[-1]["panels"]}
+        drawn |= {p.kind for p in out[-1].panels}
         if drawn == set(KINDS):
             return out
     raise AssertionError(f"40 figures drew no {sorted(set(KINDS) - drawn)} panel")
 
 
-def test_every_item_matches_its_declaration(records: list[dict[str, Any]]) -> None:
+def test_every_item_matches_its_declaration(records: list[Record]) -> None:
     rows = {row.family.name: row for row in family_table()}
     seen_kinds = set()
     for record in records:
-        kinds = {p["index"]: p["kind"] for p in record["panels"]}
+        kinds = {p.index: p.kind for p in record.panels}
         for item in questions_for_record(record, kinds=tuple(KINDS)):
             row = rows[item.family]
             declared = (row.family.level, row.family.scope, row.family.answer_type)
@@ -52,7 +51,7 @@ def test_every_item_matches_its_declaration(records: list[dict[str, Any]]) -> No
     assert seen_kinds == set(KINDS)
 
 
-def test_is_count_means_the_question_asks_how_many(records: list[dict[str, Any]]) -> None:
+def test_is_count_means_the_question_asks_how_many(records: list[Record]) -> None:
     integer_families = set()
     for record in records:
         for item in questions_for_record(record):
@@ -80,7 +79,7 @@ def test_a_family_is_declared_once() -> None:
         declare(*again, is_count=False)
 
 
-def test_every_question_template_is_filled(records: list[dict[str, Any]]) -> None:
+def test_every_question_template_is_filled(records: list[Record]) -> None:
     for record in records:
         for item in questions_for_record(record):
             assert "{" not in item.question.split(" Answer with")[0], item.question

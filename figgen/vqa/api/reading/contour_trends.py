@@ -25,8 +25,8 @@ from typing import Literal
 import numpy as np
 from scipy import ndimage
 
+from figgen.schema.panel import PanelRecord
 from figgen.schema.params import ContourBumps, ContourPlane
-from figgen.schema.records import PanelRecord
 from figgen.vqa.api.reading.drawn import colour_bar, drawn_field
 from figgen.vqa.api.reading.trends import LINEAR_R2, STABLE_PEAK_RULES, linear_axes
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, cast, runtime_checkable
 
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 
 
 @runtime_checkable

@@ -47,7 +47,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.reading.drawn import binned, cloud
 from figgen.vqa.api.reading.measures import display
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.reading import trends
 from figgen.vqa.api.reading.drawn import Line, binned, cloud, drawn_field
 from figgen.vqa.api.reading.measures import display

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.reading.drawn import line_look, lines
 from figgen.words.colour_names import color_matches, color_name
 from figgen.words.spoken import spoken

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 
 
 def display(values: Sequence[float], scale: str) -> np.ndarray:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from figgen.schema.records import PanelRecord
+from figgen.schema.panel import PanelRecord
 from figgen.vqa.api.reading.measures import tick_values
 from figgen.words.spoken import spoken
 

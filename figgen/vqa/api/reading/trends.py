@@ -47,8 +47,8 @@ from typing import Literal
 
 import numpy as np
 
+from figgen.schema.panel import PanelRecord
 from figgen.schema.params import Clusters, LinearRelation, MixtureSamples, PanelParams, RampSamples
-from figgen.schema.records import PanelRecord
 from figgen.vqa.api.reading import features
 from figgen.vqa.api.reading.drawn import binned, cloud
 from figgen.vqa.api.reading.measures import count_peaks, display, linear_fit

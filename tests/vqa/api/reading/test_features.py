@@ -17,6 +17,7 @@ from sklearn.mixture import GaussianMixture
 from sklearn.svm import SVC
 
 from figgen.config.load import load_config
+from figgen.schema.record import Record
 from figgen.vqa import describe_record
 from figgen.vqa.api.reading import features
 from figgen.vqa.api.reading.features import PEAK_DEPTH, PEAK_Z
@@ -101,29 +102,29 @@ def test_a_line_a_square_and_one_blob_are_no_groups(shape: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def composed() -> list[dict[str, Any]]:
+def composed() -> list[Record]:
     return composed_records(load_config("small"), 11, 60)
 
 
-def test_level2_and_level3_name_the_same_tallest_bar(composed: list[dict[str, Any]]) -> None:
+def test_level2_and_level3_name_the_same_tallest_bar(composed: list[Record]) -> None:
     checked = 0
     for record in composed:
         rows = {(r["panel"], r["level"]): r["text"] for r in describe_record(record)}
-        for panel in record["panels"]:
-            if panel["kind"] != "histogram":
+        for panel in record.panels:
+            if panel.kind != "histogram":
                 continue
             level2 = re.search(
-                rf"tallest bar holds about \S+ at about {NUMBER}", rows[(panel["index"], 2)]
+                rf"tallest bar holds about \S+ at about {NUMBER}", rows[(panel.index, 2)]
             )
             level3 = re.search(
                 rf"(?:tallest(?: bar)? is near|one main peak, near) {NUMBER}",
-                rows[(panel["index"], 3)],
+                rows[(panel.index, 3)],
             )
             if level2 and level3:
                 checked += 1
                 assert level2.group(1) == level3.group(1), (
-                    rows[(panel["index"], 2)],
-                    rows[(panel["index"], 3)],
+                    rows[(panel.index, 2)],
+                    rows[(panel.index, 3)],
                 )
     assert checked >= 5
 
@@ -158,7 +159,7 @@ def test_cuts_match_scipy_fcluster(seed: int, n: int) -> None:
 def test_small_groups_with_an_empty_band_are_groups_as_a_gaussian_mixture_finds() -> None:
     # the panel (seed 0, figure 1, panel 1 at its drawn shape): 6 and 15 points with an
     # empty band between them; too few points for the dip, the gap shows them
-    panel = typed(composed_records(load_config(None), 0, 2)[1]["panels"][1])
+    panel = composed_records(load_config(None), 0, 2)[1].panels[1]
     points = features.drawn_points(panel, 1.387)
     assert points is not None and len(points) == 21
     found = features.groups(panel, 1.387)

@@ -1,6 +1,6 @@
 import pytest
 
-from figgen.schema.record import Element
+from figgen.schema.elements import Element
 from figgen.vqa.api.reading.measures import tick_number, tick_values
 
 

@@ -1,24 +1,21 @@
-"""The stored record as typed values: read once into these classes, written back exactly.
+"""A stored panel as typed values, and the registries of the kinds' data and style classes.
 
-``Record.from_dict`` reads the JSON object of one figure (see :mod:`figgen.schema.record` for how it
-is made and checked); ``to_dict`` gives back the same object, key for key and in the same
-order, so ``dumps_record(Record.from_dict(d).to_dict()) == dumps_record(d)``. A panel's
-``data`` is its kind's :class:`PanelData`; the kinds register those classes here
-(:func:`panel_data`), so this module names no kind.
+:class:`PanelRecord` is one panel of a record: where it sits, what it draws and how it looks.
+Its ``data`` and ``style`` are read into the classes its kind registers here
+(:func:`panel_data`, :func:`panel_style`), so this module names no kind; ``to_dict`` writes
+the stored dicts back as they were.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
-from figgen._util.plain import as_plain_dict
+from figgen._util.plain import as_plain_dict, field_names
 from figgen._util.registry import Registry
 from figgen.schema.params import PanelParams, read_params
-from figgen.schema.record import BBox, Element, as_bbox, field_names, load_record, parse_record
-from figgen.schema.spec import Distribution, FigureStyle, FontSizes, LayoutSpec, Scale
+from figgen.schema.spec import Distribution, Scale
 
 
 class PanelData:
@@ -157,25 +154,6 @@ def panel_style(kind: str) -> Callable[[type[S]], type[S]]:
 
 
 @dataclass
-class Generator:
-    name: str
-    version: str
-
-
-@dataclass
-class Image:
-    """The PNG beside the record: its file, pixel size and the figure size it was drawn at."""
-
-    file: str
-    width: int
-    height: int
-    dpi: int
-    width_in: float
-    height_in: float
-    panel_aspect: float
-
-
-@dataclass
 class PanelRecord:
     """One stored panel: where it sits, what it draws (typed ``data``) and how it looks.
 
@@ -287,213 +265,3 @@ class PanelRecord:
             "yscale": self.yscale,
             "style": self.stored_style,
         }
-
-
-@dataclass
-class Layout(LayoutSpec):
-    """The grid of panels."""
-
-
-@dataclass
-class Sizes(FontSizes):
-    """Font sizes in points."""
-
-
-@dataclass
-class Style(FigureStyle):
-    """Figure-wide look (style sheet, fonts, dark)."""
-
-    sizes: Sizes
-
-
-_STYLE: dict[str, Any] = {
-    "mpl_style": "default",
-    "font_family": "DejaVu Sans",
-    "mathtext_fontset": "dejavusans",
-    "dark": False,
-}
-_SIZES = {"title": 10.0, "label": 10.0, "tick": 10.0, "colorbar": 10.0, "legend": 10.0}
-_GENERATOR = {"name": "figgen", "version": "0"}
-
-
-@dataclass
-class Record:
-    """One figure's stored record: spec, image facts, measured elements and repair log."""
-
-    id: str
-    seed: int
-    index: int
-    attempt: int
-    generator: Generator
-    image: Image
-    layout: Layout
-    style: Style
-    panels: list[PanelRecord]
-    elements: list[Element]
-    repair: dict[str, Any]
-
-    @classmethod
-    def from_dict(cls, record: dict[str, Any]) -> Record:
-        """Read a stored record; parts a hand-made or compound record (a density benchmark
-        image) leaves out take neutral defaults, and keys outside the schema are not kept."""
-        style = {**_STYLE, **record.get("style", {})}
-        sizes = Sizes(**{**_SIZES, **style.pop("sizes", {})})
-        image = record["image"]
-        dpi = image.get("dpi", 100)
-        return cls(
-            id=record["id"],
-            seed=record.get("seed", 0),
-            index=record.get("index", 0),
-            attempt=record.get("attempt", 0),
-            generator=Generator(**record.get("generator", _GENERATOR)),
-            image=Image(
-                file=image["file"],
-                width=image["width"],
-                height=image["height"],
-                dpi=dpi,
-                width_in=image.get("width_in", image["width"] / dpi),
-                height_in=image.get("height_in", image["height"] / dpi),
-                panel_aspect=image.get("panel_aspect", 1.0),
-            ),
-            layout=Layout(**record["layout"]),
-            style=Style(sizes=sizes, **style),
-            panels=[PanelRecord.from_dict(panel) for panel in record["panels"]],
-            elements=[Element.from_dict(element) for element in record.get("elements", [])],
-            repair=record.get("repair", {}),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "seed": self.seed,
-            "index": self.index,
-            "attempt": self.attempt,
-            "generator": as_plain_dict(self.generator),
-            "image": as_plain_dict(self.image),
-            "layout": as_plain_dict(self.layout),
-            "style": as_plain_dict(self.style),
-            "panels": [panel.to_dict() for panel in self.panels],
-            "elements": [element.to_dict() for element in self.elements],
-            "repair": self.repair,
-        }
-
-    def panel(self, index: int) -> PanelRecord:
-        """The panel with this index."""
-        for panel in self.panels:
-            if panel.index == index:
-                return panel
-        raise KeyError(f"{self.id} has no panel {index}")
-
-    @property
-    def repaired(self) -> bool:
-        """Whether overlap repair changed anything."""
-        return bool(self.repair.get("actions"))
-
-    @property
-    def resampled(self) -> bool:
-        """Whether the figure was drawn again from fresh numbers (repair was stuck)."""
-        return bool(self.repair.get("resampled"))
-
-
-def as_record(record: Record | dict[str, Any]) -> Record:
-    """A typed record, reading a stored dict (as :func:`figgen.schema.record.load_record`
-    gives it)."""
-    return record if isinstance(record, Record) else Record.from_dict(record)
-
-
-def read_record(data: str | bytes, source: str) -> Record:
-    """A typed record from its stored JSON (checked as
-    :func:`figgen.schema.record.parse_record` does)."""
-    return Record.from_dict(parse_record(data, source))
-
-
-def open_record(path: str | Path) -> Record:
-    """Read one record file into a :class:`Record` (see
-    :func:`figgen.schema.record.load_record`)."""
-    return Record.from_dict(load_record(path))
-
-
-# ---- perturbed copies (figgen.perturb) -----------------------------------------------------
-
-
-@dataclass
-class SourceImage:
-    """The size of the clean image a perturbed copy was made from."""
-
-    width: int
-    height: int
-
-
-@dataclass
-class Perturbation:
-    """What ``figgen perturb`` applied to one figure: its kind and label, the parameters with
-    every value drawn, the seed, the 2x3 affine part of a warp (None: no warp)."""
-
-    kind: str
-    label: str
-    params: dict[str, Any]
-    seed: int
-    matrix: list[list[float]] | None
-    source_image: SourceImage
-
-    @classmethod
-    def from_dict(cls, stored: dict[str, Any]) -> Perturbation:
-        return cls(**{**stored, "source_image": SourceImage(**stored["source_image"])})
-
-
-@dataclass
-class PerturbedRecord(Record):
-    """A perturbed copy of a figure's record: the record's fields (image facts and boxes those
-    of the perturbed image), then ``perturbation``, stored last."""
-
-    perturbation: Perturbation
-
-    @classmethod
-    def of(cls, record: Record, perturbation: Perturbation, **changes: Any) -> PerturbedRecord:
-        """``record`` with ``changes`` (e.g. ``elements=...``) and what was applied."""
-        kept = {name: getattr(record, name) for name in field_names(Record)}
-        return cls(**{**kept, **changes}, perturbation=perturbation)
-
-    @classmethod
-    def from_dict(cls, record: dict[str, Any]) -> PerturbedRecord:
-        return cls.of(Record.from_dict(record), Perturbation.from_dict(record["perturbation"]))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "perturbation": as_plain_dict(self.perturbation)}
-
-
-# ---- the evidence of multi-chart questions (set_evidence.json) -----------------------------
-
-
-@dataclass
-class SetEvidenceEntry:
-    """One question's evidence: the (set, mode) it is asked of and its (image index, box)
-    pairs, the index counting the images in the order they are sent."""
-
-    figure: str
-    boxes: list[tuple[int, BBox]]
-
-
-@dataclass
-class SetEvidence:
-    """Every (set, mode)'s image sizes and every multi-chart question's evidence, by qid."""
-
-    sizes: dict[str, list[tuple[int, int]]]
-    evidence: dict[str, SetEvidenceEntry]
-
-    @classmethod
-    def from_dict(cls, stored: dict[str, Any]) -> SetEvidence:
-        sizes = {figure: [(w, h) for w, h in shown] for figure, shown in stored["sizes"].items()}
-        evidence = {
-            qid: SetEvidenceEntry(entry["figure"], [(i, as_bbox(b)) for i, *b in entry["boxes"]])
-            for qid, entry in stored["evidence"].items()
-        }
-        return cls(sizes, evidence)
-
-    def to_dict(self) -> dict[str, Any]:
-        sizes = {figure: [[w, h] for w, h in shown] for figure, shown in self.sizes.items()}
-        evidence = {
-            qid: {"figure": entry.figure, "boxes": [[i, *box] for i, box in entry.boxes]}
-            for qid, entry in self.evidence.items()
-        }
-        return {"sizes": sizes, "evidence": evidence}
