@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from figgen.density.match import X_TOLERANCE
-from figgen.eval.cli_options import ModelArgs, model_options, model_setup
+from figgen.eval.cli_options import ModelArgs, model_options, model_setup, run_and_report
 
 app = typer.Typer(
     help="ChartDensity-Bench: charts composed k at a time, table reconstruction, analysis.",
@@ -119,7 +119,7 @@ def run(
             data, provider, setup.options, densities=_densities(k), limit=limit
         )
 
-    setup.run(go, rejected="without a table")
+    run_and_report(setup, go, rejected="without a table")
 
 
 @app.command("score")

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from figgen.eval.cli_options import ModelArgs, model_options, model_setup
+from figgen.eval.cli_options import ModelArgs, model_options
 from figgen.eval.providers import batch_provider_names
-
-if TYPE_CHECKING:
-    from figgen.eval.providers.image import ImageFormat
 
 app = typer.Typer(
     help="Ask models the questions of a dataset and score their answers.", no_args_is_help=True
@@ -35,16 +32,6 @@ def _levels(text: str | None) -> list[int] | None:
     if not set(levels) <= {1, 2, 3}:
         raise FiggenError(f"--levels {text!r} must name levels among 1, 2, 3")
     return levels
-
-
-def _image_format(text: str) -> ImageFormat:
-    from figgen.errors import FiggenError
-    from figgen.eval.providers.image import MEDIA_TYPES
-
-    for name in MEDIA_TYPES:
-        if text.strip().casefold() in (name, "jpg" if name == "jpeg" else name):
-            return name
-    raise FiggenError(f"--image-format {text!r} is not one of png, jpeg, webp")
 
 
 @app.command("run")
@@ -83,67 +70,34 @@ def run(
     ] = False,
 ) -> None:
     """Ask each question in one independent call (figure + question) and append the answers."""
-    from dataclasses import replace
+    from figgen.eval.api import run_eval
 
-    from figgen.errors import FiggenError
-    from figgen.eval.grounding.grounding import prompt_mode
-    from figgen.eval.run.dataset import load_dataset, select_items
-    from figgen.eval.run.prepare import ImagePreparer
-    from figgen.eval.run.prompt import locatable
-    from figgen.eval.run.runner import RunSummary, run_questions
-
-    mode = prompt_mode(prompt)
-    setup = model_setup(shared)
-    options = replace(setup.options, mode=mode)
-    dataset = load_dataset(data)
-    chosen = select_items(dataset.items, levels=_levels(levels), families=_split(families) or None)
-    items = [
-        item
-        for item in chosen
-        if mode == "plain"
-        or locatable(item, dataset.record(item.figure_id), mode, dataset.set_targets.get(item.qid))
-    ]
-    if len(items) < len(chosen):
-        typer.echo(f"{len(chosen) - len(items)} questions have no evidence to locate; not asked")
-    if setup.provider_name == "blind":  # fitted on train: it answers the other splits
-        from figgen.eval.providers.blind import blind_items
-
-        setup.factory_args["items"] = dataset.items
-        unseen = blind_items(dataset.items, items)
-        typer.echo(f"{len(items) - len(unseen)} train-split questions the baseline learns from")
-        items = unseen
-    items = items if limit is None else items[:limit]
-
-    fmt = _image_format(image_format)
-    if not 1 <= image_quality <= 100:
-        raise FiggenError(f"--image-quality {image_quality} must be between 1 and 100")
-    min_side = options.policy.min_image_side
-    if max_image_side is not None and max_image_side < min_side:
-        raise FiggenError(
-            f"--max-image-side {max_image_side} is too small; give at least {min_side} pixels"
-        )
-
-    async def go() -> RunSummary:
-        provider = setup.provider()
-        limits = provider.image_limits
-        if max_image_side is not None:
-            limits = replace(limits, max_long_side=max_image_side)
-        images = ImagePreparer(
-            dataset.image_source,
-            limits,
-            image_format=fmt,
-            quality=image_quality,
-            min_side=min_side,
-        )
-        if batch:
-            from figgen.eval.batch import batch_backend, run_batch
-
-            return await run_batch(
-                dataset, items, provider, batch_backend(provider), options, images=images
-            )
-        return await run_questions(dataset, items, provider, options, images=images)
-
-    setup.run(go)
+    summary = run_eval(
+        data,
+        shared.model,
+        shared.out,
+        levels=_levels(levels),
+        families=_split(families),
+        limit=limit,
+        prompt=prompt,
+        image_format=image_format,
+        image_quality=image_quality,
+        max_image_side=max_image_side,
+        batch=batch,
+        base_url=shared.base_url,
+        concurrency=shared.concurrency,
+        max_cost=shared.max_cost,
+        prices=shared.prices,
+        options=shared.option or (),
+        retries=shared.retries,
+        retry_wait=shared.retry_wait,
+        timeout=shared.timeout,
+        cache=shared.cache,
+        progress=shared.progress,
+        announce=typer.echo,
+    )
+    for line in summary.report_lines(shared.model, shared.out):
+        typer.echo(line)
 
 
 @app.command("score")
@@ -160,19 +114,14 @@ def score(
     ] = False,
 ) -> None:
     """Score answers per level, family, plot kind and panel count; write metrics and report."""
-    from figgen.errors import FiggenError
-    from figgen.eval.cost.prices import load_prices
+    from figgen.eval.api import score_answers
     from figgen.eval.report.blind import near_blind_text
-    from figgen.eval.report.report import write_report
-    from figgen.eval.run.dataset import load_dataset
 
-    if hourly_rate is not None and not hourly_rate >= 0:
-        raise FiggenError(f"--hourly-rate {hourly_rate} must be a number of USD, at least 0")
-    metrics = write_report(
-        load_dataset(data),
+    metrics = score_answers(
+        data,
         answers,
-        load_prices(prices),
         out,
+        prices=prices,
         hourly_rate=hourly_rate,
         allow_other_build=allow_other_build,
     )

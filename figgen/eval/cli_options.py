@@ -3,9 +3,8 @@
 
 A command declares one parameter ``shared: ModelArgs`` and the :func:`model_options`
 decorator puts the shared options in its place (so they are declared, documented and
-defaulted once); :func:`model_setup` turns their values into the provider factory and the
-:class:`~figgen.eval.run.run_options.RunOptions` the run functions take, so the commands cannot
-drift apart in how they build providers, retries and prices.
+defaulted once); :func:`model_setup` resolves their values with
+:func:`figgen.eval.run.setup.model_setup`, which :func:`figgen.run_eval` calls too.
 """
 
 from __future__ import annotations
@@ -19,19 +18,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
-from figgen.errors import FiggenError
-
 if TYPE_CHECKING:
-    from figgen.eval.providers import Provider
-    from figgen.eval.run.run_options import RunOptions
     from figgen.eval.run.runner import RunSummary
-
-OFFLINE_PROVIDERS = ("mock", "oracle", "chance", "blind")
-MOCK_NEEDS_SCRIPT = (
-    "the mock provider replies only from a script: pass --option script=FILE.json "
-    "(a list of replies, or an object keyed by qid); for offline answers without one use "
-    "--model oracle (the true answers) or --model chance (guesses)"
-)
+    from figgen.eval.run.setup import ModelSetup
 
 Model = Annotated[str, typer.Option(help="PROVIDER:MODEL, e.g. openai:gpt-5-mini, oracle.")]
 AnswersOut = Annotated[
@@ -144,81 +133,38 @@ def model_options(
     return decorate
 
 
-@dataclass
-class ModelSetup:
-    """What the shared options resolve to, before any provider is built."""
-
-    provider_name: str
-    base_url: str | None
-    options: RunOptions
-    factory_args: dict[str, Any]
-
-    @property
-    def model(self) -> str:
-        """The ``PROVIDER:MODEL`` string."""
-        return self.options.model
-
-    @property
-    def offline(self) -> bool:
-        """Offline providers cost nothing and need no server."""
-        return self.provider_name in OFFLINE_PROVIDERS
-
-    def provider(self) -> Provider:
-        """Build the provider (inside the event loop: SDK clients bind to it)."""
-        from figgen.eval.providers import make_provider
-
-        return make_provider(self.model, base_url=self.base_url, **self.factory_args)
-
-    def run(
-        self, go: Callable[[], Coroutine[Any, Any, RunSummary]], *, rejected: str = "rejected"
-    ) -> None:
-        """Run ``go`` (the command's run, started in a fresh event loop) and print its
-        closing lines; ``rejected`` names the unreadable replies."""
-        import asyncio
-
-        summary = asyncio.run(go())
-        for line in summary.report_lines(self.model, self.options.out, rejected=rejected):
-            typer.echo(line)
-
-
 def model_setup(args: ModelArgs) -> ModelSetup:
-    """Parse ``--option`` pairs, load prices and build the retry policy (errors in one line);
-    what the run reports goes to the terminal."""
-    from figgen.eval.cost.prices import load_prices
-    from figgen.eval.providers import AskConfig, parse_option, split_model
-    from figgen.eval.run.run_options import RetryPolicy, RunOptions
+    """Resolve the options as given (:func:`figgen.eval.run.setup.model_setup`); what the run
+    reports goes to the terminal."""
+    from figgen.eval.run.setup import model_setup as resolve
 
-    options = dict(parse_option(text) for text in args.option or [])
-    provider_name, _ = split_model(args.model)
-    factory_args: dict[str, Any] = {}
-    if provider_name == "mock" and "script" not in options:
-        raise FiggenError(MOCK_NEEDS_SCRIPT)
-    if provider_name == "mock":
-        factory_args["script"] = str(options.pop("script"))
-    if provider_name not in OFFLINE_PROVIDERS:
-        factory_args["timeout"] = args.timeout
-        if args.cache is not None:
-            factory_args["cache"] = args.cache
-    policy = RetryPolicy(
-        attempts=args.retries,
-        initial_wait=args.retry_wait,
-        max_wait=max(args.retry_wait, 60.0),
-        jitter=args.retry_wait,
-        call_timeout=args.timeout,
-    )
-    run_options = RunOptions(
+    return resolve(
         args.model,
         args.out,
-        prices=load_prices(args.prices),
-        config=AskConfig(options),
-        policy=policy,
+        base_url=args.base_url,
         concurrency=args.concurrency,
         max_cost=args.max_cost,
+        prices=args.prices,
+        options=args.option or (),
+        retries=args.retries,
+        retry_wait=args.retry_wait,
+        timeout=args.timeout,
         progress=args.progress,
+        cache=args.cache,
         announce=typer.echo,
-        free=provider_name in OFFLINE_PROVIDERS,
     )
-    return ModelSetup(provider_name, args.base_url, run_options, factory_args)
 
 
-__all__ = ["ModelArgs", "ModelSetup", "model_options", "model_setup"]
+def run_and_report(
+    setup: ModelSetup,
+    go: Callable[[], Coroutine[Any, Any, RunSummary]],
+    *,
+    rejected: str = "rejected",
+) -> None:
+    """Run ``go`` and print its closing lines; ``rejected`` names the unreadable replies."""
+    summary = setup.run(go)
+    for line in summary.report_lines(setup.model, setup.options.out, rejected=rejected):
+        typer.echo(line)
+
+
+__all__ = ["ModelArgs", "model_options", "model_setup", "run_and_report"]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from figgen.eval.cli_options import ModelArgs, model_options, model_setup
+from figgen.eval.cli_options import ModelArgs, model_options, model_setup, run_and_report
 
 if TYPE_CHECKING:
     from figgen.eval.run.runner import RunSummary
@@ -109,7 +109,7 @@ def converse(
     async def go() -> RunSummary:
         return await run_conversations(dataset, dataset.items, setup.provider(), setup.options)
 
-    setup.run(go)
+    run_and_report(setup, go)
 
 
 @app.command("example")
