@@ -53,11 +53,12 @@ SCOPES = ("figure", "panel", "cross-panel")
 
 
 def markdown_family_table() -> str:
-    """The family table of docs/vqa.md: per level and scope (for panel families, and the kinds
-    they are asked of) the families, groups and families in declaration order."""
+    """The family table of docs/vqa.md: per level and scope (and for panel families the kinds
+    they are asked of) the families; rows of one level and scope in declaration order."""
     groups: dict[tuple[int, str, str], list[str]] = {}
     for row in family_table():
-        family, where = row.family, row.family.scope
+        family = row.family
+        where: str = family.scope
         if family.scope == "panel":
             where += " (every kind)" if family in EVERY_PANEL else f" ({', '.join(row.kinds)})"
         groups.setdefault((family.level, family.scope, where), []).append(f"`{family.name}`")
