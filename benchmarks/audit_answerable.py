@@ -53,10 +53,9 @@ from matplotlib.path import Path as MplPath
 
 from figgen._util.colour_distance import colour_difference
 from figgen.vqa.api.reading.measures import tick_number
+from figgen.vqa.questions.family_table import series_families
 
-SERIES_FAMILIES = frozenset(
-    {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
-)
+SERIES_FAMILIES = series_families()
 """Families that need every point of the series or point set they name."""
 DESCENT = 0.125
 """Half the share of a tick label's box height below its baseline (DejaVu and STIX digits)."""

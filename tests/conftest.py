@@ -33,5 +33,5 @@ def unbalanced() -> Iterator[None]:
     a seeded draw; it is tested on its own in ``tests/vqa/api/test_balance.py``.
     """
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("figgen.vqa.api.balance.KEEP", {})
+        patch.setattr("figgen.vqa.api.balance.declared_keep", lambda: {})
         yield

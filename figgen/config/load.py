@@ -13,8 +13,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, Field, ValidationError, create_model, field_validator
 
+from figgen.config.sections.balance import BalanceConfig
 from figgen.config.sections.fields import Weights, one_of
 from figgen.config.sections.shared import SharedConfig
 from figgen.errors import ConfigError
@@ -26,8 +27,9 @@ PRESETS = Path(__file__).parent / "presets"
 @cache
 def figure_config() -> type[SharedConfig]:
     """The config model: the shared sections, ``kinds`` weights checked against the registered
-    plot kinds, and one section per kind under its name. Built on first use, so importing this
-    module loads no drawing code."""
+    plot kinds, one section per kind under its name, and a ``[balance]`` section completed from
+    the families' declared tables (:func:`_complete_balance`). Built on first use, so importing
+    this module loads no drawing code."""
     from figgen.kinds import KINDS, default_mix
 
     fields: dict[str, Any] = {
@@ -38,9 +40,31 @@ def figure_config() -> type[SharedConfig]:
     }
     for name, kind in KINDS.items():
         fields[name] = (kind.config, Field(default_factory=kind.config))
-    model = create_model("FigureConfig", __base__=SharedConfig, __module__=__name__, **fields)
+    validators = {"complete_balance": field_validator("balance")(_complete_balance)}
+    model = create_model(
+        "FigureConfig",
+        __base__=SharedConfig,
+        __module__=__name__,
+        __validators__=validators,
+        **fields,
+    )
     model.__doc__ = SharedConfig.__doc__
     return model
+
+
+def _complete_balance(cls: type, balance: BalanceConfig) -> BalanceConfig:
+    """A config's ``[balance]`` with what it leaves out taken from the declared tables, so a
+    config that names one of ``keep`` and ``share_bounds`` writes both to its manifest, and one
+    that names the declared tables is the default (left out of the manifest)."""
+    if balance == BalanceConfig():
+        return balance
+    from figgen.vqa.api.balance import declared_keep, declared_share_bounds
+
+    keep = declared_keep() if balance.keep is None else balance.keep
+    bounds = declared_share_bounds() if balance.share_bounds is None else balance.share_bounds
+    if keep == declared_keep() and bounds == declared_share_bounds():
+        return BalanceConfig()
+    return BalanceConfig(keep=keep, share_bounds=bounds)
 
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from figgen.sample.text import Vocabulary, colorbar_label
 from figgen.schema.elements import mark
 from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
-from figgen.vqa.api.families import COLORMAP, MEAN_Y, X_RANGE, declare
+from figgen.vqa.api.families import COLORMAP, MEAN_Y, X_RANGE, Balance, declare
 from figgen.vqa.api.findings import Finding, ask_findings
 from figgen.vqa.api.point_questions import range_question
 from figgen.vqa.api.reading import contour_trends, hedges
@@ -63,6 +63,7 @@ N_PEAKS = declare(
     "n_peaks", 3, "panel", "integer", "exact",
     "how many separate peaks (local maxima of the contoured quantity) does {loc} show? Use the "
     "colour bar to tell high values from low ones.", is_count=True,
+    balance=Balance(0.5, {"1": 0.5}),
 )
 GRADIENT_DIRECTION = declare(
     "gradient_direction", 3, "panel", "choice", "exact",

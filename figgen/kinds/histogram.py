@@ -28,7 +28,7 @@ from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
 from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec, Scale
 from figgen.vqa.api import answerable
-from figgen.vqa.api.families import ERROR_BARS, RANGE, declare
+from figgen.vqa.api.families import ERROR_BARS, RANGE, Balance, declare
 from figgen.vqa.api.findings import Finding, ask_findings
 from figgen.vqa.api.point_questions import range_question
 from figgen.vqa.api.reading import features, hedges, trends
@@ -63,11 +63,12 @@ BIN_RANGE = declare("bin_range", 2, "panel", "number_pair", "relaxed_5pct", RANG
 SYMMETRY = declare(
     "symmetry", 3, "panel", "choice", "exact",
     f"is {_SHAPE} symmetric, left-skewed (long tail toward smaller values) or right-skewed "
-    "(long tail toward larger values)?",
+    "(long tail toward larger values)?", balance=Balance(0.43, {"symmetric": 0.5}),
 )
 N_MODES = declare(
     "n_modes", 3, "panel", "integer", "exact",
     f"how many separate peaks (modes) does {_SHAPE} have?", is_count=True,
+    balance=Balance(0.6, {"2": 0.6}),
 )
 # fmt: on
 

@@ -74,7 +74,7 @@ LINE_COLORS = declare(
 )
 VALUE_AT_X = declare(
     "value_at_x", 2, "panel", "number", "ssmape",
-    "in {loc}, what is the y value of {name} at x = {quoted}?",
+    "in {loc}, what is the y value of {name} at x = {quoted}?", names_series=True,
 )
 # fmt: on
 

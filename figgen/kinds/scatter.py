@@ -42,7 +42,7 @@ from figgen.schema.longchart import Chart, ChartPanel, ReadValue, Shape
 from figgen.schema.panel import PanelData, PanelRecord, PanelStyle, panel_data, panel_style
 from figgen.schema.spec import FigureStyle, PanelSpec
 from figgen.vqa.api import answerable
-from figgen.vqa.api.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, declare
+from figgen.vqa.api.families import COLORMAP, ERROR_BARS, POINT_SET_FAMILIES, Balance, declare
 from figgen.vqa.api.point_questions import range_question, shape_questions, stats_questions
 from figgen.vqa.api.reading import features, trends
 from figgen.vqa.api.reading.hedges import NO_TREND, spreads_evenly, trend_clause
@@ -70,6 +70,7 @@ N_POINTS = declare(
 N_CLUSTERS = declare(
     "n_clusters", 3, "panel", "integer", "exact",
     "into how many separate clusters do the points in {loc} fall?", is_count=True,
+    balance=Balance(0.5, {"1": 0.3}),
 )
 # fmt: on
 

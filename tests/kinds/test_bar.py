@@ -210,9 +210,7 @@ def test_bar_value_answers_the_named_bar(figures: list[GeneratedFigure]) -> None
         category = re.search(r'category "([^"]+)"', item.question)
         assert category is not None
         wanted = series.group(1) if series else ""
-        (value,) = [
-            v for s, c, v in _table(data) if s == wanted and c == category.group(1)
-        ]
+        (value,) = [v for s, c, v in _table(data) if s == wanted and c == category.group(1)]
         assert item.answer == pytest.approx(value) and item.metric == "ssmape"
 
 

@@ -22,8 +22,9 @@ from figgen.config.load import FigureConfig, config_from_dict
 from figgen.schema.record import Record
 from figgen.schema.spec import FigureSpec
 from figgen.vqa import questions_for_record
+from figgen.vqa.questions.family_table import series_families
 
-LINE_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
+LINE_FAMILIES = series_families()
 
 
 def _config(kind: str, **style: Any) -> FigureConfig:

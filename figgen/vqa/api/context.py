@@ -15,7 +15,7 @@ from figgen.schema.metrics import tolerance
 from figgen.schema.panel import PanelRecord
 from figgen.schema.qa_item import QAItem
 from figgen.schema.record import Record
-from figgen.vqa.api.balance import keep_item, stratum
+from figgen.vqa.api.balance import keep_item, keep_table, stratum
 from figgen.vqa.api.families import Family
 from figgen.vqa.api.location import panel_location
 
@@ -38,15 +38,18 @@ class FigureContext:
     """The plot kinds the build could draw: what plot-type questions offer as choices
     (:func:`figgen.vqa.questions.offered.figure_context` fills them from the kind registry)."""
     keep: KeepTable | None = None
-    """The build config's balance table (:class:`figgen.vqa.api.balance.BalanceConfig`); None:
-    the default's."""
+    """The build config's balance table (:class:`figgen.config.sections.balance.BalanceConfig`);
+    None: the default's, the families' declared table."""
     items: list[QAItem] = field(default_factory=list)
     _counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     _elements: dict[tuple[int | None, str], list[Element]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    _keep_table: KeepTable = field(init=False, repr=False)
+    """``keep`` resolved once per figure (:func:`keep_table`)."""
 
     def __post_init__(self) -> None:
+        self._keep_table = keep_table(self.keep)
         for element in self.record.elements:
             self._elements[(element.panel, element.kind)].append(element)
 
@@ -154,7 +157,7 @@ class FigureContext:
         n = self._counts[(family.name, where)]
         kind = balance_as or stratum(panel.kind if panel is not None else None, words)
         slot = f"{where}-{key}-{n}"
-        if not keep_item(self.record, family.name, answer, slot, kind, self.keep):
+        if not keep_item(self.record, family.name, answer, slot, kind, self._keep_table):
             log.debug("%s: %s item not kept (balance)", self.figure_id, family.name)
             return
         self._counts[(family.name, where)] += 1

@@ -1,18 +1,41 @@
 """Question families as declarations: one row per family, read by builders, scoring and exports.
 
 A family fixes everything about its items except the words, the answer and the evidence: its
-level, scope, answer type, metric, answer key and whether it counts something. Builders ask with
-``ctx.ask(FAMILY, panel, question, answer, ...)``; aggregation reads ``is_count`` from here
-(through :func:`figgen.vqa.questions.family_table.is_count`) instead of guessing from the name. Plot
-kinds declare their own families in their modules.
+level, scope, answer type, metric, answer key, whether it counts something, whether it names one
+line, and how it balances its answers. Builders ask with ``ctx.ask(FAMILY, panel, question,
+answer, ...)``; aggregation reads ``is_count`` from here (through
+:func:`figgen.vqa.questions.family_table.is_count`) instead of guessing from the name, and the
+default balance tables (:mod:`figgen.vqa.api.balance`) are read off the declarations. Plot kinds
+declare their own families in their modules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from figgen._util.registry import Registry
 from figgen.schema.qa_item import AnswerType, Level, Metric, Scope
+
+
+@dataclass(frozen=True)
+class Balance:
+    """How a family keeps its answers balanced at the source (:mod:`figgen.vqa.api.balance`).
+
+    The probabilities and the bound were measured on ``figgen build --n 200 --seed 0``: they
+    are a property of the default distribution, which a config with another kind mix replaces
+    in its ``[balance]`` section.
+    """
+
+    share_bound: float
+    """The largest share any one answer class may have in the default build of 200 figures."""
+    keep: Mapping[str, float] = field(default_factory=dict, hash=False)
+    """Per answer class (:func:`figgen.vqa.api.balance.answer_class`), the probability an item
+    is kept; a class not listed is always kept."""
+    by_kind: Mapping[str, Mapping[str, float]] = field(default_factory=dict, hash=False)
+    """Per stratum (:func:`figgen.vqa.api.balance.stratum`: a kind, or ``line-legend`` for
+    lines named by their legend label), a table of its own, for a family whose words give the
+    panel's kind away; a stratum not listed reads its kind's, then ``keep``."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +52,11 @@ class Family:
     are filled by the builder (``ctx.ask(FAMILY, panel, answer, what=...)``)."""
     is_count: bool = False
     """The answer counts things (panels, bars, peaks): aggregation reports estimate vs truth."""
+    names_series: bool = False
+    """An item names one line of a line plot (or a scatter's point set) and reads every point
+    of it: it is not asked of a line that is hidden or looks like another."""
+    balance: Balance | None = None
+    """Which items of dominant answers a default build keeps; None: every item is asked."""
 
     @property
     def answer_key(self) -> str:
@@ -49,10 +77,14 @@ def declare(
     question: str,
     *,
     is_count: bool = False,
+    names_series: bool = False,
+    balance: Balance | None = None,
 ) -> Family:
     """Add a family to :data:`FAMILIES`; a second, different declaration of a name is an error
     (the same declaration again gives the registered family)."""
-    family = Family(name, level, scope, answer_type, metric, question, is_count)
+    family = Family(
+        name, level, scope, answer_type, metric, question, is_count, names_series, balance
+    )
     known = FAMILIES.get(name)
     if known is None:
         return FAMILIES.add(name, family)
@@ -94,9 +126,16 @@ PLOT_TYPES = declare(
     "choice_list",
     "exact_set",
     "which types of plot appear in this figure? List each type once.",
+    balance=Balance(0.2, {"1 kinds": 0.35, "4 kinds": 0.1}),
 )
 TITLES = declare(
-    "titles", 1, "figure", "string_list", "cer_list", f"list the titles of the panels, {_LIST}"
+    "titles",
+    1,
+    "figure",
+    "string_list",
+    "cer_list",
+    f"list the titles of the panels, {_LIST}",
+    balance=Balance(0.1, {"[]": 0.2}),
 )
 XLABELS = declare(
     "xlabels",
@@ -133,9 +172,26 @@ ERROR_BARS = declare(
     "exact",
     "which error bars are drawn in {loc}: none, only along x (horizontal bars), only along y "
     "(vertical bars), or along both?",
+    # each kind on its own (lines named by legend label apart), so what the words tell of a
+    # panel gains nothing
+    balance=Balance(
+        0.36,
+        by_kind={
+            "histogram": {"none": 0.1, "y only": 0.4},
+            "scatter": {"none": 0.13},
+            "line": {"none": 0.35, "y only": 0.89},
+        },
+    ),
 )
 COLORMAP = declare(
-    "colormap", 1, "panel", "choice", "exact", "which matplotlib colormap colours {loc}?"
+    "colormap",
+    1,
+    "panel",
+    "choice",
+    "exact",
+    "which matplotlib colormap colours {loc}?",
+    # of P(answer | offered), which its fixed choice groups keep flat: nothing is dropped
+    balance=Balance(0.2),
 )
 AXIS_SCALE = declare(
     "axis_scale",
@@ -144,6 +200,7 @@ AXIS_SCALE = declare(
     "choice",
     "exact",
     "is the {axis} axis of {loc} linear or logarithmic?",
+    balance=Balance(0.6, {"linear": 0.08}),
 )
 TICK_VALUES = declare(
     "tick_values",
@@ -201,10 +258,10 @@ say they apply; those kinds list them in their ``families``."""
 # Families shared by several kinds, asked through the helpers in figgen.vqa.api.point_questions.
 # fmt: off
 _Y = "in {loc}, what is the %s y value of {what}?"
-MEAN_Y = declare("mean_y", 2, "panel", "number", "ssmape", _Y % "mean")
-MEDIAN_Y = declare("median_y", 2, "panel", "number", "ssmape", _Y % "median")
-MIN_Y = declare("min_y", 2, "panel", "number", "ssmape", _Y % "smallest")
-MAX_Y = declare("max_y", 2, "panel", "number", "ssmape", _Y % "largest")
+MEAN_Y = declare("mean_y", 2, "panel", "number", "ssmape", _Y % "mean", names_series=True)
+MEDIAN_Y = declare("median_y", 2, "panel", "number", "ssmape", _Y % "median", names_series=True)
+MIN_Y = declare("min_y", 2, "panel", "number", "ssmape", _Y % "smallest", names_series=True)
+MAX_Y = declare("max_y", 2, "panel", "number", "ssmape", _Y % "largest", names_series=True)
 RANGE = "in {loc}, what range of {axis} values do {what} cover? Give [smallest, largest]."
 X_RANGE = declare("x_range", 2, "panel", "number_pair", "relaxed_5pct", RANGE)
 LINEARITY = declare(
@@ -214,6 +271,15 @@ LINEARITY = declare(
     "choice",
     "exact",
     "in {loc}, do {name} lie along a straight line (linear) or not (nonlinear)?",
+    names_series=True,
+    balance=Balance(
+        0.6,
+        by_kind={
+            "line-legend": {"nonlinear": 0.29},
+            "line": {"nonlinear": 0.17},
+            "scatter": {"nonlinear": 0.16},
+        },
+    ),
 )
 TREND = declare(
     "trend",
@@ -222,6 +288,7 @@ TREND = declare(
     "choice",
     "exact",
     "in {loc}, as x increases, do {name} show an increasing or a decreasing trend?",
+    names_series=True,
 )
 # fmt: on
 

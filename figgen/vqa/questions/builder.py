@@ -26,8 +26,9 @@ def questions_for_record(
     its kind's Level 2 and Level 3 items. Pure function of the record: the same record always
     gives the same items, qids and choice orders. ``kinds`` are the plot kinds the build could
     draw (default: the default mix); they are the choices of the plot-type questions. ``keep``
-    is the build config's balance table (default: :data:`figgen.vqa.api.balance.KEEP`). A stored
-    dict is read into a :class:`~figgen.schema.record.Record` first.
+    is the build config's balance table (default: the families' declared one,
+    :func:`figgen.vqa.api.balance.declared_keep`). A stored dict is read into a
+    :class:`~figgen.schema.record.Record` first.
     """
     ctx = figure_context(as_record(record), kinds, keep)
     figure_questions(ctx)

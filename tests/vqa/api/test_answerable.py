@@ -16,9 +16,10 @@ from figgen.vqa.api.answerable import VERTEX_GAP_SHARE
 from figgen.vqa.api.context import NEAR_ZERO_SHARE, FigureContext
 from figgen.vqa.api.families import MEAN_Y
 from figgen.vqa.api.reading.contour_trends import innermost_regions
+from figgen.vqa.questions.family_table import series_families
 from tests.vqa.records import histogram_panel, line_panel, make_record
 
-SERIES_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
+SERIES_FAMILIES = series_families()
 
 
 def asked(items: list[QAItem], colour: str) -> set[str]:

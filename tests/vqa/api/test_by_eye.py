@@ -22,9 +22,10 @@ from figgen.vqa.api.answerable import (
 )
 from figgen.vqa.api.context import FigureContext
 from figgen.vqa.api.reading.line_names import colour_words
+from figgen.vqa.questions.family_table import series_families
 from tests.vqa.records import family, line_panel, make_record, scatter_panel, typed
 
-LINE_FAMILIES = {"mean_y", "median_y", "min_y", "max_y", "value_at_x", "linearity", "trend"}
+LINE_FAMILIES = series_families()
 
 
 def _first_panel(record: dict[str, Any]) -> tuple[FigureContext, PanelRecord]:
