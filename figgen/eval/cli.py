@@ -84,16 +84,7 @@ def run(
         image_quality=image_quality,
         max_image_side=max_image_side,
         batch=batch,
-        base_url=shared.base_url,
-        concurrency=shared.concurrency,
-        max_cost=shared.max_cost,
-        prices=shared.prices,
-        options=shared.option or (),
-        retries=shared.retries,
-        retry_wait=shared.retry_wait,
-        timeout=shared.timeout,
-        cache=shared.cache,
-        progress=shared.progress,
+        **shared.settings(),
         announce=typer.echo,
     )
     for line in summary.report_lines(shared.model, shared.out):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
@@ -67,6 +67,14 @@ class ModelArgs:
     timeout: float = 600.0
     progress: bool = True
     cache: bool | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """The options other than the model and the answers file, as keyword arguments of
+        :func:`figgen.eval.run.setup.model_setup` and :func:`figgen.run_eval`."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        del values["model"], values["out"]
+        values["options"] = values.pop("option") or ()
+        return values
 
 
 _EMPTY = inspect.Parameter.empty
@@ -138,21 +146,7 @@ def model_setup(args: ModelArgs) -> ModelSetup:
     reports goes to the terminal."""
     from figgen.eval.run.setup import model_setup as resolve
 
-    return resolve(
-        args.model,
-        args.out,
-        base_url=args.base_url,
-        concurrency=args.concurrency,
-        max_cost=args.max_cost,
-        prices=args.prices,
-        options=args.option or (),
-        retries=args.retries,
-        retry_wait=args.retry_wait,
-        timeout=args.timeout,
-        progress=args.progress,
-        cache=args.cache,
-        announce=typer.echo,
-    )
+    return resolve(args.model, args.out, **args.settings(), announce=typer.echo)
 
 
 def run_and_report(
